@@ -1,0 +1,49 @@
+# The two promised commands: `make serve` and `make test`. Every target sets up
+# .venv first, from the pins in requirements.txt, so a fresh clone needs nothing else.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+FONT_STAMP := .cache/fonts/.installed
+PYTEST_ARGS ?=
+
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: serve test build update-outputs new bench clean setup
+
+setup: $(STAMP) $(FONT_STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+# A math font served with the site (not committed): installed from the npm
+# registry at set-up. Without npm the pages fall back to the reader's math font.
+$(FONT_STAMP):
+	$(BIN)/python -m journal_tools.fonts install || echo "math font not installed: pages fall back to font-family: math"
+	mkdir -p $(dir $@) && touch $@
+
+serve: setup
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload --watch snippets --watch journal_tools
+
+test: setup
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Builds into a temporary folder and swaps it into site/ only when the build succeeds.
+build: setup
+	$(BIN)/python -m journal_tools.build
+
+update-outputs: setup
+	$(BIN)/python -m pytest docs --update-outputs -p no:randomly
+
+new: setup
+	$(BIN)/python -m journal_tools.new_entry "$(TITLE)"
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf site .cache .pytest_cache
