@@ -1,0 +1,137 @@
+"""Attention-weight heatmaps as SVG text, drawn with matplotlib at build time.
+
+The SVG is meant to be inlined into a page (see journal_tools/figures.py), so
+it is drawn to read on the light and the dark theme alike:
+
+- transparent background;
+- every text and axis line in ``currentColor``: it takes the colour of the
+  surrounding page text, whichever theme is on;
+- cells in viridis (dark purple to yellow), each labelled with its value in
+  black or white, whichever contrasts with the cell;
+- text kept as ``<text>`` (``svg.fonttype: none``), so it uses the page font,
+  stays selectable and costs a few bytes instead of glyph outlines.
+
+No pyplot: a ``Figure`` object per call, so nothing global is left behind.
+"""
+
+import io
+import re
+
+import matplotlib
+from matplotlib.figure import Figure
+
+# A colour no figure uses on purpose; replaced by currentColor in the SVG.
+_INK = "#0a0b0c"
+
+_RC = {
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.size": 9,
+    "text.color": _INK,
+    "axes.labelcolor": _INK,
+    "axes.edgecolor": _INK,
+    "xtick.color": _INK,
+    "ytick.color": _INK,
+    "axes.titlesize": 10,
+}
+
+
+def _cell_text_colour(rgba):
+    """Black on light cells, white on dark ones (relative luminance)."""
+    r, g, b = rgba[:3]
+    return "black" if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.45 else "white"
+
+
+# --8<-- [start:heatmap_svg]
+def heatmap_svg(matrices, tokens, *, titles=None, description, hide_future=False, vmax=None):
+    """One SVG with a heatmap per matrix, side by side.
+
+    matrices: sequence of (n, n) attention-weight tensors or arrays, row i =
+    query token i, column j = key token j. tokens: the n axis labels.
+    hide_future: leave cells above the diagonal blank (causal attention).
+    description: the accessible name (aria-label and <title>) of the figure.
+    """
+    import numpy as np
+
+    mats = [np.asarray(m, dtype=float) for m in matrices]
+    n = len(tokens)
+    if any(m.shape != (n, n) for m in mats):
+        raise ValueError(f"every matrix must be {n}x{n} for {n} tokens")
+    titles = list(titles) if titles is not None else [None] * len(mats)
+    if len(titles) != len(mats):
+        raise ValueError("one title per matrix")
+    top = vmax if vmax is not None else max(float(m.max()) for m in mats)
+    cmap = matplotlib.colormaps["viridis"]
+    norm = matplotlib.colors.Normalize(vmin=0.0, vmax=top)
+
+    with matplotlib.rc_context(_RC | {"svg.hashsalt": description}):
+        fig = Figure(figsize=(0.55 + 3.35 * len(mats), 3.4), layout="constrained")
+        axes = fig.subplots(1, len(mats), squeeze=False)[0]
+        for k, (ax, m, title) in enumerate(zip(axes, mats, titles)):
+            shown = np.ma.masked_where(np.triu(np.ones((n, n)), 1) > 0, m) if hide_future else m
+            ax.pcolormesh(shown, cmap=cmap, norm=norm)
+            ax.set_xlim(0, n)
+            ax.set_ylim(n, 0)  # row 0 on top, as the matrix is printed
+            ax.set_aspect("equal")
+            for i in range(n):
+                for j in range(n):
+                    if hide_future and j > i:
+                        continue
+                    ax.text(j + 0.5, i + 0.5, f"{m[i, j]:.2f}", ha="center", va="center",
+                            fontsize=7, color=_cell_text_colour(cmap(norm(m[i, j]))))
+            ax.set_xticks([t + 0.5 for t in range(n)], tokens, rotation=45, ha="right",
+                          rotation_mode="anchor")
+            ax.set_yticks([t + 0.5 for t in range(n)], tokens if k == 0 else [])
+            ax.tick_params(length=0)
+            for spine in ax.spines.values():
+                spine.set_visible(False)
+            if title:
+                ax.set_title(title)
+            if k == 0:
+                ax.set_ylabel("query token")
+            ax.set_xlabel("key token")
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", transparent=True, metadata={"Date": None})
+    return _clean_svg(buf.getvalue(), description)
+# --8<-- [end:heatmap_svg]
+
+
+# --8<-- [start:attention_heatmap]
+def attention_heatmap(weights, tokens, *, title=None, description, hide_future=False):
+    """One heatmap; see heatmap_svg."""
+    return heatmap_svg([weights], tokens, titles=[title], description=description,
+                       hide_future=hide_future)
+# --8<-- [end:attention_heatmap]
+
+
+def _clean_svg(svg, description):
+    """Inline-ready SVG: no XML prologue or comments, theme colour, a11y name."""
+    from html import escape
+
+    svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
+    svg = re.sub(r"<!DOCTYPE[^>]*>\s*", "", svg)
+    svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.DOTALL)
+    svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
+    svg = svg.replace(_INK, "currentColor")
+    # Several figures can share a page: keep only the ids something refers to
+    # (clip paths, glyph uses), which matplotlib already makes unique per salt.
+    used = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', svg))
+    svg = re.sub(r'\sid="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)
+    # No font list: the text inherits the page's font (layout was measured
+    # with DejaVu Sans, close enough for short labels).
+    svg = re.sub(r"font-family: [^;\"]*;? ?", "", svg)
+    # Coordinates to 2 decimals (a hundredth of a point) and path data on one line.
+    svg = re.sub(r"(\d+\.\d\d)\d+", r"\1", svg)
+    svg = re.sub(r"\s*\n\s*(?=[LMCQZz\"])", " ", svg)
+    # Blank lines would end an HTML block inside Markdown: drop them.
+    svg = "\n".join(line for line in svg.splitlines() if line.strip())
+    label = escape(description, quote=True)
+    svg = svg.replace(
+        "<svg ",
+        f'<svg role="img" aria-label="{label}" class="attention-heatmap" '
+        'style="max-width:100%;height:auto" ',
+        1,
+    )
+    # <title> right after the opening tag: the accessible name for older readers.
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    return svg[:head_end] + f"<title>{escape(description)}</title>" + svg[head_end:]

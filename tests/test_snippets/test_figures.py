@@ -1,0 +1,65 @@
+"""Tests for snippets/figures.py: the SVG heatmaps inlined into pages."""
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+import torch
+
+import figures
+from inputs import inputs, sentence
+
+TOKENS = sentence.split()
+WEIGHTS = torch.softmax(inputs @ inputs.T, dim=-1)
+CAUSAL = torch.softmax((inputs @ inputs.T).masked_fill(torch.triu(torch.ones(6, 6, dtype=torch.bool), 1), float("-inf")), dim=-1)
+
+
+def cell_labels(svg):
+    return re.findall(r">(\d\.\d\d)</text>", svg)
+
+
+def test_svg_parses_and_is_theme_neutral():
+    svg = figures.attention_heatmap(WEIGHTS, TOKENS, title="t", description="a heatmap")
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert root.get("role") == "img" and root.get("aria-label") == "a heatmap"
+    assert root[0].tag.endswith("title") and root[0].text == "a heatmap"
+    # No page-sized background: the figure takes the page's background colour.
+    first_shape = re.search(r"<path [^>]*>", svg).group(0)
+    assert "fill: none" in first_shape
+    assert "currentColor" in svg and figures._INK not in svg
+    # Nothing that would break inlining into Markdown or the page.
+    assert "<?xml" not in svg and "<!DOCTYPE" not in svg and "\n\n" not in svg
+    assert "font-family" not in svg
+
+
+def test_one_label_per_cell_in_row_order():
+    svg = figures.attention_heatmap(WEIGHTS, TOKENS, description="d")
+    expected = [f"{v:.2f}" for v in WEIGHTS.flatten().tolist()]
+    assert cell_labels(svg) == expected
+
+
+def test_hide_future_leaves_the_upper_triangle_blank():
+    svg = figures.attention_heatmap(CAUSAL, TOKENS, description="d", hide_future=True)
+    assert len(cell_labels(svg)) == 21  # 6 + 5 + ... + 1 cells on and below the diagonal
+
+
+def test_two_figures_share_no_ids():
+    a = figures.attention_heatmap(WEIGHTS, TOKENS, description="first")
+    b = figures.attention_heatmap(CAUSAL, TOKENS, description="second", hide_future=True)
+    ids = lambda s: set(re.findall(r'\sid="([^"]+)"', s))
+    assert ids(a) and not ids(a) & ids(b)
+
+
+def test_drawing_is_deterministic():
+    one = figures.attention_heatmap(WEIGHTS, TOKENS, description="d")
+    assert one == figures.attention_heatmap(WEIGHTS, TOKENS, description="d")
+
+
+def test_several_panels_and_shape_checks():
+    svg = figures.heatmap_svg([WEIGHTS, CAUSAL], TOKENS, titles=["head 1", "head 2"], description="d")
+    assert ">head 1</text>" in svg and ">head 2</text>" in svg
+    with pytest.raises(ValueError):
+        figures.heatmap_svg([WEIGHTS[:5]], TOKENS, description="d")
+    with pytest.raises(ValueError):
+        figures.heatmap_svg([WEIGHTS], TOKENS, titles=["a", "b"], description="d")
