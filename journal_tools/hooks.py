@@ -1,0 +1,66 @@
+"""MkDocs hooks (listed under `hooks:` in mkdocs.yml). Thin: each event
+dispatches to a module of journal_tools."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+# MkDocs loads this file by path. Make its own project importable even when
+# the package is not installed (e.g. a fresh clone before `make setup`).
+_ROOT = str(Path(__file__).resolve().parent.parent)
+if _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)
+
+from journal_tools import fonts  # noqa: E402
+from journal_tools.mathml import MathError, render_math  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.journal")
+
+
+def _src_path(page, config) -> str:
+    """The page's source path relative to the project (e.g. docs/blog/posts/x.md)."""
+    abs_src = getattr(page.file, "abs_src_path", None)
+    if abs_src:
+        root = os.path.dirname(os.path.abspath(config.config_file_path))
+        return os.path.relpath(abs_src, root)
+    return page.file.src_uri
+
+
+def _source(page) -> str | None:
+    """The raw file (front matter included), so line numbers match the editor."""
+    try:
+        return page.file.content_string
+    except (OSError, TypeError, ValueError):
+        return page.markdown
+
+
+def on_page_content(html, *, page, config, files):
+    try:
+        html = render_math(html, src_path=_src_path(page, config), markdown_source=_source(page))
+    except MathError as exc:
+        raise PluginError(str(exc)) from None
+    # (One more dispatch per page goes here, e.g. notebooks.)
+    return html
+
+
+def on_post_page(output, *, page, config):
+    # Blog views (index, archive, categories) render post excerpts on their
+    # own, after on_page_content: convert whatever math they carry.
+    try:
+        return render_math(output, src_path=_src_path(page, config), markdown_source=None)
+    except MathError as exc:
+        raise PluginError(str(exc)) from None
+
+
+def on_post_build(*, config):
+    root = os.path.dirname(os.path.abspath(config.config_file_path))
+    copied = fonts.copy_to_site(config.site_dir, root=Path(root))
+    if not copied:
+        log.info("math font not installed (python -m journal_tools.fonts install): "
+                 "pages fall back to the reader's math font")
