@@ -1,0 +1,170 @@
+"""pytest plugin: every Markdown page under docs/ is a test.
+
+For each page it collects:
+- ``page.md::render``: the page rendered with the site's own Markdown settings;
+  every formula must convert to MathML, and the number of Python code blocks a
+  reader sees must equal the number of fences the tests run (nothing silently
+  skipped);
+- ``page.md::line N``: a code block (with its ``cont`` blocks), run on its own;
+- or ``page.md::page``: all blocks, top to bottom in one namespace, when the
+  page's front matter says ``doctest: page``.
+
+``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
+with what the code printed, instead of failing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
+from journal_tools.pagetest.parse import Page, PageError, parse_page
+from journal_tools.pagetest.render import RenderProblem, check_render
+from journal_tools.pagetest.run import BlockError, run_chain
+from journal_tools.snippet_map import SnippetIncludeError
+
+_UPDATES = pytest.StashKey[list]()
+_COUNTS = pytest.StashKey[dict]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("pagetest", "journal page doc-tests")
+    group.addoption(
+        "--update-outputs",
+        action="store_true",
+        help="rewrite expected-output fences and checked LaTeX matrices with what the code prints",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
+    config.stash[_UPDATES] = []
+    config.stash[_COUNTS] = {"run": 0, "skipped": 0, "fences": 0, "pages": 0, "skips": []}
+    if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
+
+
+def pytest_collect_file(file_path: Path, parent):
+    docs = Path(parent.config.rootpath) / "docs"
+    if file_path.suffix == ".md" and docs in file_path.parents:
+        return PageFile.from_parent(parent, path=file_path)
+    return None
+
+
+class PageFile(pytest.File):
+    def collect(self):
+        root = Path(self.config.rootpath)
+        try:
+            page = parse_page(self.path, root)
+        except (PageError, SnippetIncludeError) as exc:
+            yield BrokenPage.from_parent(self, name="page", message=str(exc))
+            return
+        yield RenderItem.from_parent(self, name="render", page=page)
+        if page.mode == "page" and page.steps:
+            yield ChainItem.from_parent(self, name="page", page=page, steps=page.steps)
+        else:
+            for step in page.steps:
+                line = page.where(step.parts[0].fence.start).line
+                yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
+
+
+class _PageItem(pytest.Item):
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, (BlockError, OutputMismatch, RenderProblem, PageError)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::{self.name}"
+
+
+class BrokenPage(_PageItem):
+    """A page that cannot be read as tests: fails with the page's own message."""
+
+    def __init__(self, *, message: str, **kwargs):
+        super().__init__(**kwargs)
+        self.message = message
+
+    def runtest(self):
+        raise PageError(self.message)
+
+
+class RenderItem(_PageItem):
+    def __init__(self, *, page: Page, **kwargs):
+        super().__init__(**kwargs)
+        self.page = page
+
+    def runtest(self):
+        self.user_properties.append(("pagetest_fences", self.page.python_fences))
+        check_render(self.page, Path(self.config.rootpath))
+
+
+class ChainItem(_PageItem):
+    def __init__(self, *, page: Page, steps, **kwargs):
+        super().__init__(**kwargs)
+        self.page = page
+        self.steps = steps
+        self.add_marker(pytest.mark.pagetest)
+
+    def runtest(self):
+        updating = self.config.getoption("update_outputs")
+        updates = [] if updating else None
+        result = run_chain(self.page, self.steps, updates)
+        self.user_properties.append(("pagetest_run", result.executed_fences))
+        skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
+        self.user_properties.append(("pagetest_skipped", skipped))
+        if updates:
+            self.config.stash[_UPDATES].extend(updates)
+        if result.results and len(result.skipped) == len(result.results):
+            pytest.skip("; ".join(skipped))
+
+
+def pytest_runtest_logreport(report):
+    # Runs where the reports arrive (the controller under pytest-xdist), so the
+    # counts add up across workers.
+    config = _CONFIG.get("config")
+    if config is None or report.when != "call":
+        return
+    counts = config.stash[_COUNTS]
+    for key, value in report.user_properties:
+        if key == "pagetest_run":
+            counts["run"] += value
+        elif key == "pagetest_skipped":
+            counts["skipped"] += len(value)
+            counts["skips"].extend(value)
+        elif key == "pagetest_fences":
+            counts["fences"] += value
+            counts["pages"] += 1
+
+
+_CONFIG: dict = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    _CONFIG["config"] = session.config
+
+
+def pytest_sessionfinish(session):
+    updates = session.config.stash[_UPDATES]
+    if updates:
+        written = apply_updates(Path(session.config.rootpath), updates)
+        session.config.stash[_COUNTS]["written"] = written
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    counts = config.stash[_COUNTS]
+    if not counts["pages"] and not counts["run"]:
+        return
+    tr = terminalreporter
+    tr.section("page doc-tests")
+    tr.write_line(
+        f"executed {counts['run']} of {counts['fences']} Python code blocks on {counts['pages']} pages"
+        + (f"; {counts['skipped']} skipped with a written reason" if counts["skipped"] else "")
+    )
+    for skip in counts["skips"]:
+        tr.write_line(f"  skipped {skip}")
+    for where in counts.get("written", []):
+        tr.write_line(f"  rewrote the output at {where}")

@@ -1,0 +1,233 @@
+"""Run a page's Python steps and report failures by page (and snippet) line.
+
+pytest-codeblocks' own runner execs a block with ``__name__ == 'builtins'``
+and reports only ``str(exc)``; its runner is not public either. So the blocks
+are run here: each fence is compiled under a synthetic file name whose line
+numbers are mapped back to the page (or the snippet file the line was
+included from) when a traceback is shown.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import linecache
+import os
+import random
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass, field
+
+import pytest
+
+from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output
+from journal_tools.pagetest.parse import Page, Part, Step
+from journal_tools.snippet_map import Origin
+
+SEED = 0
+
+# Synthetic file name -> the origin of each line of that compiled fence.
+_ORIGINS: dict[str, list[Origin]] = {}
+
+
+class BlockError(Exception):
+    """A step raised; ``report`` is the mapped traceback, ``origin`` the failing line."""
+
+    def __init__(self, origin: Origin, report: str):
+        super().__init__(report)
+        self.origin = origin
+        self.report = report
+
+
+@dataclass
+class StepResult:
+    step: Step
+    status: str  # "passed", "skipped", "xfailed"
+    reason: str = ""
+    stdout: str = ""
+
+
+@dataclass
+class ChainResult:
+    results: list[StepResult] = field(default_factory=list)
+
+    @property
+    def executed_fences(self) -> int:
+        return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
+
+    @property
+    def skipped(self) -> list[StepResult]:
+        return [r for r in self.results if r.status == "skipped"]
+
+
+def reset_global_state() -> None:
+    """Same seeds and print options before every test, whatever ran before it."""
+    random.seed(SEED)
+    try:
+        import numpy
+
+        numpy.random.seed(SEED)
+    except ImportError:  # numpy comes with torch here; a page without it needs no seed
+        pass
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.manual_seed(SEED)
+    torch.set_printoptions(profile="default")
+    torch.set_default_dtype(torch.float32)
+
+
+def _compile(page: Page, part: Part):
+    origin = part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
+    name = f"<page {origin.path}:{origin.line}>"
+    _ORIGINS[name] = part.origins
+    source_lines = part.code.splitlines(keepends=True)
+    linecache.cache[name] = (len(part.code), None, source_lines, name)
+    try:
+        return compile(part.code, name, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        at = _map(name, exc.lineno or 1) or origin
+        raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
+
+
+def _map(filename: str, lineno: int) -> Origin | None:
+    origins = _ORIGINS.get(filename)
+    if origins and 1 <= lineno <= len(origins):
+        return origins[lineno - 1]
+    return None
+
+
+def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
+    """A traceback whose page frames name the page (or snippet) file and line.
+
+    Frames of this runner are dropped; the innermost page frame is the failing
+    statement the report leads with.
+    """
+    te = traceback.TracebackException.from_exception(exc)
+    failing = None
+    for part in _chain(te):
+        frames = []
+        for fs in part.stack:
+            if fs.filename == __file__:
+                continue
+            o = _map(fs.filename, fs.lineno)
+            if o is not None:
+                failing = o if part is te else failing
+                frames.append(traceback.FrameSummary(o.describe(), fs.lineno, fs.name, line=fs.line))
+            else:
+                frames.append(fs)
+        part.stack = traceback.StackSummary.from_list(frames)
+    text = "".join(te.format())
+    # FrameSummary shows 'File "path:line (included at ...)", line N': keep the mapped name only.
+    text = _tidy(text)
+    return failing, text
+
+
+def _chain(te):
+    seen = []
+    while te is not None and te not in seen:
+        seen.append(te)
+        te = te.__cause__ or te.__context__
+    return seen
+
+
+def _tidy(text: str) -> str:
+    import re
+
+    return re.sub(r'File "([^"]+)", line \d+, in', r"\1, in", text)
+
+
+def _skip_reason(step: Step, namespace: dict) -> str | None:
+    if step.importorskip:
+        try:
+            __import__(step.importorskip)
+        except ImportError:
+            return f"needs {step.importorskip}, which is not installed"
+    for mark in step.marks:
+        decorator = _eval_mark(step, mark)
+        name, args, kwargs = decorator.mark.name, decorator.mark.args, decorator.mark.kwargs
+        if name == "skip":
+            return kwargs.get("reason") or (args[0] if args else "")
+        if name == "skipif":
+            condition = args[0] if args else kwargs.get("condition")
+            if isinstance(condition, str):
+                condition = eval(condition, {"sys": sys, "os": os, **namespace})
+            if condition:
+                return kwargs.get("reason", "")
+    return None
+
+
+def _eval_mark(step: Step, mark: str):
+    try:
+        decorator = eval(mark, {"pytest": pytest, "sys": sys})
+    except Exception as exc:  # a typo in a marker comment is a page error, not a crash
+        raise BlockError(step.origin, f"{step.origin.describe()}: cannot read marker '<!--{mark}-->': {exc}") from None
+    if decorator.mark.name in {"skip", "skipif", "xfail"} and not (
+        decorator.mark.kwargs.get("reason") or (decorator.mark.name == "skip" and decorator.mark.args)
+    ):
+        raise BlockError(step.origin, f"{step.origin.describe()}: '{mark}' needs a written reason=")
+    return decorator
+
+
+def _xfail(step: Step):
+    for mark in step.marks:
+        d = _eval_mark(step, mark)
+        if d.mark.name == "xfail":
+            return d.mark
+    return None
+
+
+def run_chain(page: Page, steps: list[Step], update: list | None = None) -> ChainResult:
+    """Run steps in order in one namespace, in a fresh temporary working directory.
+
+    ``update``: when a list, mismatched outputs are recorded there (to be
+    written back to the page) instead of failing.
+    """
+    reset_global_state()
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    result = ChainResult()
+    old_cwd = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
+        os.chdir(tmp)
+        try:
+            for step in steps:
+                result.results.append(_run_step(page, step, namespace, update))
+        finally:
+            os.chdir(old_cwd)
+    return result
+
+
+def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
+    reason = _skip_reason(step, namespace)
+    if reason is not None:
+        return StepResult(step, "skipped", reason)
+    xfail = _xfail(step)
+    codes = [(part, _compile(page, part)) for part in step.parts]
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            for part, code in codes:
+                exec(code, namespace)
+    except Exception as exc:
+        if xfail is not None and (not xfail.kwargs.get("raises") or isinstance(exc, xfail.kwargs["raises"])):
+            return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""), out.getvalue())
+        origin, report = format_exception(exc)
+        origin = origin or step.origin
+        printed = out.getvalue()
+        if printed:
+            report = f"--- printed before the error ---\n{printed}\n{report}"
+        raise BlockError(origin, f"{origin.describe()}: {type(exc).__name__}: {exc}\n{report}") from None
+    if xfail is not None:
+        raise BlockError(step.origin, f"{step.origin.describe()}: marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
+    printed = out.getvalue()
+    for check in (check_output, check_math):
+        try:
+            check(page, step, printed)
+        except OutputMismatch as mismatch:
+            if update is None:
+                raise BlockError(mismatch.origin, str(mismatch)) from None
+            update.append(mismatch)
+    return StepResult(step, "passed", stdout=printed)

@@ -1,0 +1,175 @@
+"""Expand a page's snippet includes exactly as the build does, keeping a line map.
+
+The build expands ``--8<--`` includes with pymdownx.snippets' preprocessor and
+the options in mkdocs.yml. The page tests must run the code the reader sees, so
+they use the same preprocessor with the same options, not a re-implementation.
+What the preprocessor does not give is where each expanded line came from, which
+a failure report needs ("snippets/x.py line 12, included at page.md line 40").
+So the page is fed to it one chunk at a time (a line, or a whole block-form
+``-8<-`` group), and the lines an include brings in are located in the snippet
+file they came from.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import markdown
+from mkdocs.config import load_config
+from pymdownx.snippets import SnippetMissingError
+
+
+class SnippetIncludeError(Exception):
+    """An include on a page failed; the message names the page and line."""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one expanded line was written: a file (relative path) and a 1-based line."""
+
+    path: str
+    line: int
+    # For a line brought in by an include: the page line of the include.
+    included_at: tuple[str, int] | None = None
+
+    def describe(self) -> str:
+        text = f"{self.path}:{self.line}"
+        if self.included_at:
+            text += f" (included at {self.included_at[0]}:{self.included_at[1]})"
+        return text
+
+
+@dataclass
+class ExpandedPage:
+    lines: list[str]  # without line endings
+    origins: list[Origin]  # one per expanded line
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+# Block form: a line holding only the marker (-8<-, --8<--, ...) opens and closes a group.
+_BLOCK_MARKER = re.compile(r"^[ \t]*-+8<-+[ \t]*$")
+_INLINE_INCLUDE = re.compile(r"""^(?P<space>[ \t]*)-+8<-+[ \t]+(?P<q>["'])(?P<target>.+?)(?P=q)[ \t]*$""")
+
+
+@functools.lru_cache(maxsize=8)
+def snippet_options(config_file: str) -> dict:
+    """The snippets options and tab length of mkdocs.yml, with base paths made absolute.
+
+    base_path otherwise resolves against the working directory, which differs
+    between the build and the tests (and each test runs in its own temp dir).
+    """
+    config = load_config(config_file)
+    options = dict(config["mdx_configs"].get("pymdownx.snippets", {}))
+    root = Path(config_file).resolve().parent
+    base = options.get("base_path", ["."])
+    if isinstance(base, (str, os.PathLike)):
+        base = [base]
+    options["base_path"] = [str((root / b).resolve()) for b in base]
+    return options
+
+
+def make_preprocessor(config_file: str):
+    options = snippet_options(config_file)
+    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
+    return md.preprocessors["snippet"]
+
+
+def expand_page(page: Path, root: Path, config_file: str | None = None) -> ExpandedPage:
+    """Expand every include of ``page``; raise SnippetIncludeError naming page and line."""
+    config_file = str(config_file or root / "mkdocs.yml")
+    pre = make_preprocessor(config_file)
+    rel_page = _rel(page, root)
+    source = page.read_text(encoding="utf-8").split("\n")
+    if source and source[-1] == "":
+        source.pop()
+
+    out_lines: list[str] = []
+    origins: list[Origin] = []
+    i = 0
+    while i < len(source):
+        line = source[i]
+        start = i
+        if _BLOCK_MARKER.match(line):
+            # A block-form group runs to the next marker line; feed it whole.
+            j = i + 1
+            while j < len(source) and not _BLOCK_MARKER.match(source[j]):
+                j += 1
+            chunk = source[i : j + 1]
+            i = j + 1
+        else:
+            chunk = [line]
+            i += 1
+        if "8<-" not in "".join(chunk):
+            out_lines.append(line)
+            origins.append(Origin(rel_page, start + 1))
+            continue
+        try:
+            expanded = pre.run(list(chunk))
+        except SnippetMissingError as exc:
+            raise SnippetIncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
+        except (OSError, ValueError) as exc:
+            raise SnippetIncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
+        out_lines.extend(expanded)
+        origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, root))
+    return ExpandedPage(out_lines, origins)
+
+
+def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
+    """Map each line an include produced to its line in the snippet file.
+
+    The preprocessor returns only text, so the included lines are matched, in
+    order, against the files the chunk names. A line that cannot be matched
+    (nested includes, say) keeps the include line as its origin.
+    """
+    fallback = [Origin(rel_page, page_line) for _ in expanded]
+    m = _INLINE_INCLUDE.match(chunk[0]) if len(chunk) == 1 else None
+    if m is None:
+        targets, space = [c.strip() for c in chunk[1:-1] if c.strip()], ""
+    else:
+        targets, space = [m.group("target")], m.group("space")
+    files = []
+    for target in targets:
+        parsed = pre.parse_snippet_target(target)
+        found = pre.get_snippet_path(parsed["path"]) if parsed else None
+        if found:
+            files.append(Path(found))
+    if not files:
+        return fallback
+    candidates = []
+    for f in files:
+        for n, text in enumerate(f.read_text(encoding="utf-8").split("\n"), start=1):
+            candidates.append((f, n, text))
+    result = []
+    pos = 0
+    for line in expanded:
+        body = line[len(space) :] if line.startswith(space) else line
+        k = pos
+        while k < len(candidates) and not _same(candidates[k][2], body):
+            k += 1
+        if k == len(candidates):
+            result.append(Origin(rel_page, page_line))
+            continue
+        f, n, _ = candidates[k]
+        result.append(Origin(_rel(f, root), n, included_at=(rel_page, page_line)))
+        pos = k + 1
+    return result
+
+
+def _same(file_line: str, body: str) -> bool:
+    # dedent_subsections may strip a common indent from a section, so compare
+    # the text and accept a file line that is the body with more indent.
+    return file_line.rstrip() == body.rstrip() or (body.strip() != "" and file_line.strip() == body.strip())
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
