@@ -40,6 +40,12 @@ def _source(page) -> str | None:
         return page.markdown
 
 
+def on_page_markdown(markdown, *, page, config, files):
+    # Build-time SVG figures (`<!-- journal:figure module.function | caption -->`).
+    from journal_tools import figures
+    return figures.on_page_markdown(markdown, config=config, src_path=_src_path(page, config), source=_source(page))
+
+
 def on_page_content(html, *, page, config, files):
     try:
         html = render_math(html, src_path=_src_path(page, config), markdown_source=_source(page))
