@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
+from mkdocs import exceptions
 from mkdocs.config import load_config
 from pymdownx.snippets import SnippetMissingError
 
@@ -65,7 +66,11 @@ def snippet_options(config_file: str) -> dict:
     base_path otherwise resolves against the working directory, which differs
     between the build and the tests (and each test runs in its own temp dir).
     """
-    config = load_config(config_file)
+    try:
+        config = load_config(config_file)
+    except (exceptions.Abort, exceptions.ConfigurationError) as exc:
+        # mkdocs has logged the reason; name the file so the report points at it.
+        raise SnippetIncludeError(f"{config_file}: mkdocs cannot load this configuration ({exc})") from None
     options = dict(config["mdx_configs"].get("pymdownx.snippets", {}))
     root = Path(config_file).resolve().parent
     base = options.get("base_path", ["."])

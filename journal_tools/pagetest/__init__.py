@@ -26,7 +26,6 @@ from journal_tools.pagetest.run import BlockError, run_chain
 from journal_tools.snippet_map import SnippetIncludeError
 
 _UPDATES = pytest.StashKey[list]()
-_COUNTS = pytest.StashKey[dict]()
 
 
 def pytest_addoption(parser):
@@ -41,7 +40,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
     config.stash[_UPDATES] = []
-    config.stash[_COUNTS] = {"run": 0, "skipped": 0, "fences": 0, "pages": 0, "skips": []}
+    config.pluginmanager.register(_Tally(config), "pagetest-tally")
     if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
 
@@ -121,50 +120,45 @@ class ChainItem(_PageItem):
             pytest.skip("; ".join(skipped))
 
 
-def pytest_runtest_logreport(report):
-    # Runs where the reports arrive (the controller under pytest-xdist), so the
-    # counts add up across workers.
-    config = _CONFIG.get("config")
-    if config is None or report.when != "call":
-        return
-    counts = config.stash[_COUNTS]
-    for key, value in report.user_properties:
-        if key == "pagetest_run":
-            counts["run"] += value
-        elif key == "pagetest_skipped":
-            counts["skipped"] += len(value)
-            counts["skips"].extend(value)
-        elif key == "pagetest_fences":
-            counts["fences"] += value
-            counts["pages"] += 1
+class _Tally:
+    """Counts page blocks where the reports arrive (the controller under
+    pytest-xdist), so the totals add up across workers. One per config, so a
+    pytest run inside a test (pytester) keeps its own counts."""
 
+    def __init__(self, config):
+        self.config = config
+        self.run = self.skipped = self.fences = self.pages = 0
+        self.skips: list[str] = []
+        self.written: list[str] = []
 
-_CONFIG: dict = {}
+    def pytest_runtest_logreport(self, report):
+        if report.when != "call":
+            return
+        for key, value in report.user_properties:
+            if key == "pagetest_run":
+                self.run += value
+            elif key == "pagetest_skipped":
+                self.skipped += len(value)
+                self.skips.extend(value)
+            elif key == "pagetest_fences":
+                self.fences += value
+                self.pages += 1
 
+    def pytest_sessionfinish(self, session):
+        updates = self.config.stash[_UPDATES]
+        if updates:
+            self.written = apply_updates(Path(self.config.rootpath), updates)
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session):
-    _CONFIG["config"] = session.config
-
-
-def pytest_sessionfinish(session):
-    updates = session.config.stash[_UPDATES]
-    if updates:
-        written = apply_updates(Path(session.config.rootpath), updates)
-        session.config.stash[_COUNTS]["written"] = written
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    counts = config.stash[_COUNTS]
-    if not counts["pages"] and not counts["run"]:
-        return
-    tr = terminalreporter
-    tr.section("page doc-tests")
-    tr.write_line(
-        f"executed {counts['run']} of {counts['fences']} Python code blocks on {counts['pages']} pages"
-        + (f"; {counts['skipped']} skipped with a written reason" if counts["skipped"] else "")
-    )
-    for skip in counts["skips"]:
-        tr.write_line(f"  skipped {skip}")
-    for where in counts.get("written", []):
-        tr.write_line(f"  rewrote the output at {where}")
+    def pytest_terminal_summary(self, terminalreporter):
+        if not self.pages and not self.run:
+            return
+        tr = terminalreporter
+        tr.section("page doc-tests")
+        tr.write_line(
+            f"executed {self.run} of {self.fences} Python code blocks on {self.pages} pages"
+            + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
+        )
+        for skip in self.skips:
+            tr.write_line(f"  skipped {skip}")
+        for where in self.written:
+            tr.write_line(f"  rewrote the output at {where}")

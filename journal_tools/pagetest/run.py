@@ -15,6 +15,7 @@ import io
 import linecache
 import os
 import random
+import re
 import sys
 import tempfile
 import traceback
@@ -135,9 +136,7 @@ def _chain(te):
 
 
 def _tidy(text: str) -> str:
-    import re
-
-    return re.sub(r'File "([^"]+)", line \d+, in', r"\1, in", text)
+    return re.sub(r'File "([^"]+:\d+(?: \(included at [^)]*\))?)", line \d+, in', r"\1, in", text)
 
 
 def _skip_reason(step: Step, namespace: dict) -> str | None:

@@ -1,0 +1,224 @@
+"""The page doc-test plugin, run on a temporary copy of the project.
+
+Each test plants one fault (or one feature) in a copy of the site and runs
+pytest on it in-process (pytester), then reads what a person would read: the
+outcome and the report text.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _preload_site_modules() -> None:
+    """Import what mkdocs.yml loads before pytester snapshots sys.modules.
+
+    pytester drops modules first imported inside a run; mkdocs would then
+    re-import its plugin base class and reject the plugins still cached
+    ("must be a subclass of mkdocs.plugins.BasePlugin"), and torch cannot
+    load its C extension a second time.
+    """
+    import markdown
+    import numpy  # noqa: F401  (torch and numpy cannot be imported twice in one process)
+    import torch  # noqa: F401
+    import torch.nn.functional  # noqa: F401
+
+    from journal_tools.pagetest.render import _markdown_settings
+
+    extensions, configs = _markdown_settings(str(ROOT / "mkdocs.yml"))
+    markdown.Markdown(extensions=extensions, extension_configs=configs)
+
+
+_preload_site_modules()
+ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
+ENTRY_NAME = Path(ENTRY).name
+
+
+@pytest.fixture
+def site(pytester):
+    for name in ("mkdocs.yml", "pyproject.toml"):
+        shutil.copy(ROOT / name, pytester.path / name)
+    for name in ("docs", "snippets", "journal_tools"):
+        shutil.copytree(ROOT / name, pytester.path / name)
+    return pytester
+
+
+def run(site, *paths, extra=()):
+    return site.runpytest_inprocess(*(paths or (ENTRY,)), "-p", "no:randomly", "-p", "no:cacheprovider", *extra)
+
+
+def append(site, text: str, page: str = ENTRY) -> None:
+    path = site.path / page
+    path.write_text(path.read_text(encoding="utf-8") + "\n" + text, encoding="utf-8")
+
+
+def replace(site, old: str, new: str, path: str = ENTRY) -> None:
+    file = site.path / path
+    text = file.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    file.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def failed_with(result, *needles: str) -> str:
+    out = result.stdout.str()
+    assert result.ret == 1, out
+    for needle in needles:
+        assert needle in out, f"{needle!r} not in:\n{out}"
+    return out
+
+
+def test_entry_passes_and_counts_every_block(site):
+    result = run(site)
+    result.assert_outcomes(passed=2)
+    text = (site.path / ENTRY).read_text(encoding="utf-8")
+    fences = text.count("```python") + text.count("```py\n")
+    result.stdout.fnmatch_lines([f"executed {fences} of {fences} Python code blocks on 1 pages"])
+
+
+def test_block_that_raises_names_page_line_and_type(site):
+    append(site, '```python\nx = 1\nraise ValueError("planted")\n```\n')
+    lines = (site.path / ENTRY).read_text(encoding="utf-8").split("\n")
+    line = lines.index('raise ValueError("planted")') + 1
+    failed_with(result := run(site), f"{ENTRY}:{line}: ValueError: planted", "Traceback")
+    assert "raise ValueError" in result.stdout.str()
+
+
+def test_titled_fence_is_run(site):
+    append(site, '```python title="planted.py"\n1 / 0\n```\n')
+    failed_with(run(site), ENTRY_NAME, "ZeroDivisionError")
+
+
+def test_py_fence_is_run(site):
+    append(site, "```py\nassert 1 == 2, 'planted assert'\n```\n")
+    failed_with(run(site), ENTRY_NAME, "AssertionError: planted assert")
+
+
+def test_fence_in_admonition_is_run(site):
+    append(site, '!!! note "Inside"\n    ```python\n    raise KeyError("in admonition")\n    ```\n')
+    failed_with(run(site), ENTRY_NAME, "KeyError")
+
+
+def test_missing_snippet_include_fails(site):
+    append(site, '```python\n--8<-- "no_such_file.py"\n```\n')
+    failed_with(run(site), ENTRY_NAME, "no_such_file.py", "could not be found")
+
+
+def test_include_escaping_snippets_dir_fails(site):
+    append(site, '```python\n--8<-- "../mkdocs.yml"\n```\n')
+    failed_with(run(site), ENTRY_NAME, "../mkdocs.yml")
+
+
+def test_malformed_display_formula_fails(site):
+    append(site, "$$\n\\frac{a}{\n$$\n")
+    failed_with(run(site), ENTRY_NAME, "bad TeX")
+
+
+def test_changed_digit_in_expected_output_fails(site):
+    replace(site, "[0.5517, 0.4483, 0.0000", "[0.5517, 0.4484, 0.0000")
+    failed_with(run(site), ENTRY_NAME, "expected output differs", "0.4484")
+
+
+def test_changed_digit_in_latex_matrix_fails(site):
+    replace(site, "0.5517 & 0.4483", "0.5517 & 0.4488")
+    failed_with(run(site), ENTRY_NAME, "is 0.4488 but the block", "printed 0.4483")
+
+
+def test_changed_output_of_the_code_fails(site):
+    # The code side changing, not the page: a different seed prints other numbers.
+    replace(site, "torch.manual_seed(789)\nsa_v2", "torch.manual_seed(790)\nsa_v2")
+    failed_with(run(site), ENTRY_NAME, "expected output differs")
+
+
+def test_update_outputs_rewrites_page_and_then_passes(site):
+    original = (site.path / ENTRY).read_text(encoding="utf-8")
+    replace(site, "[0.5517, 0.4483, 0.0000", "[0.5517, 0.4484, 0.0000")
+    replace(site, "0.5517 & 0.4483", "0.5517 & 0.4488")
+    result = run(site, extra=["--update-outputs"])
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*rewrote the output at*"])
+    assert (site.path / ENTRY).read_text(encoding="utf-8") == original
+    run(site).assert_outcomes(passed=2)
+
+
+def test_failure_inside_snippet_names_snippet_line(site):
+    path = site.path / "snippets/self_attention.py"
+    text = path.read_text(encoding="utf-8")
+    needle = "        return weights @ values  # one context vector per token\n"
+    assert needle in text
+    path.write_text(text.replace(needle, "        raise RuntimeError('planted in snippet')\n" + needle, 1))
+    line = text[: text.index(needle)].count("\n") + 1
+    failed_with(run(site), f"snippets/self_attention.py:{line} (included at {ENTRY}:", "RuntimeError: planted in snippet")
+
+
+def test_tilde_python_fence_is_not_silently_skipped(site):
+    append(site, "~~~python\nprint('never run')\n~~~\n")
+    failed_with(run(site), ENTRY_NAME, "a reader sees", "the tests run")
+
+
+PLAIN_PAGE = """\
+# Plain page
+
+```python
+import os
+import sys
+
+assert __name__ == "__main__"
+assert os.getcwd() != {root!r}
+open("scratch.txt", "w").write("a temp dir per test")
+value = 41
+```
+
+<!--pytest-codeblocks:cont-->
+```python
+value += 1
+print(value)
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+42
+```
+
+```python
+assert "value" not in globals(), "a new block starts a fresh namespace"
+```
+"""
+
+
+def test_block_mode_namespaces_cwd_and_main(site):
+    (site.path / "docs/plain.md").write_text(PLAIN_PAGE.format(root=str(site.path)))
+    result = run(site, "docs/plain.md")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["executed 3 of 3 Python code blocks on 1 pages"])
+    assert not (site.path / "docs/scratch.txt").exists()
+
+
+def test_skip_needs_a_reason_and_is_reported(site):
+    page = "```python\nx = 1\n```\n\n<!--pytest.mark.skip(reason='shows an API that needs a GPU')-->\n```python\nimport torch\ntorch.zeros(1, device='cuda')\n```\n"
+    (site.path / "docs/skips.md").write_text(page)
+    result = run(site, "docs/skips.md")
+    result.assert_outcomes(passed=2, skipped=1)
+    result.stdout.fnmatch_lines(["*1 skipped with a written reason*", "*needs a GPU*"])
+    (site.path / "docs/skips.md").write_text(page.replace("(reason='shows an API that needs a GPU')", ""))
+    failed_with(run(site, "docs/skips.md"), "skips.md:", "needs a written reason")
+
+
+def test_mark_above_cont_block_is_refused(site):
+    page = "```python\nx = 1\n```\n\n<!--pytest.mark.xfail(reason='r')-->\n<!--pytest-codeblocks:cont-->\n```python\nx += 1\n```\n"
+    (site.path / "docs/cont.md").write_text(page)
+    failed_with(run(site, "docs/cont.md"), "docs/cont.md:7", "put it above the first block")
+
+
+def test_xfail_block_must_raise(site):
+    page = "<!--pytest.mark.xfail(reason='shows the error a shape mismatch gives')-->\n```python\nimport torch\ntorch.ones(2, 3) @ torch.ones(2, 3)\n```\n"
+    (site.path / "docs/xfail.md").write_text(page)
+    run(site, "docs/xfail.md").assert_outcomes(passed=2)
+    (site.path / "docs/xfail.md").write_text(page.replace("torch.ones(2, 3) @ torch.ones(2, 3)", "torch.ones(2, 3) @ torch.ones(3, 2)"))
+    failed_with(run(site, "docs/xfail.md"), "xfail.md:", "ran without error")
