@@ -55,7 +55,8 @@ class MathError(Exception):
         self.reason = reason
         self.src_path = src_path
         where = src_path if line is None else f"{src_path}:{line}"
-        super().__init__(f"{where}: bad TeX in formula {tex.strip()!r}: {reason}")
+        formula = " ".join(tex.split())  # one line, even for display math
+        super().__init__(f"{where}: bad TeX in formula '{formula}': {reason}")
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:

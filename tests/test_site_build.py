@@ -1,0 +1,298 @@
+"""The built site: strict build, offline guarantee, build-time math, RSS, and
+`python -m journal_tools.build` never leaving a broken site/ behind."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from email.utils import parsedate_to_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import markdown
+import pytest
+import yaml
+from mkdocs.config import load_config
+from mkdocs.structure.files import get_files
+from mkdocs.utils import meta as mkdocs_meta
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "mkdocs.yml"
+ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+
+
+# --------------------------------------------------------------------------
+# The build (once per session)
+
+
+class Built:
+    def __init__(self, site: Path, output: str):
+        self.site = site
+        self.output = output
+
+    def html_pages(self) -> list[Path]:
+        return sorted(self.site.rglob("*.html"))
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Built:
+    site = tmp_path_factory.mktemp("site")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict",
+         "--config-file", str(CONFIG), "--site-dir", str(site)],
+        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    output = proc.stdout
+    if proc.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed (exit {proc.returncode}):\n{output}", pytrace=False)
+    return Built(site, output)
+
+
+def test_build_is_clean(built):
+    warnings = [ln for ln in built.output.splitlines() if "WARNING" in ln]
+    assert not warnings, "\n".join(warnings)
+    assert (built.site / "index.html").is_file()
+    assert (built.site / "blog" / "index.html").is_file()
+
+
+# --------------------------------------------------------------------------
+# Offline: nothing a page loads comes from another host
+
+EXTERNAL = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
+# <link rel=...> values that only name another document (nothing is fetched).
+NON_FETCHING_RELS = {"canonical", "alternate", "prev", "next", "author", "license", "me", "search"}
+LOADING_ATTRS = {"src", "srcset", "poster", "data", "background"}
+CSS_URL = re.compile(r"""url\(\s*(['"]?)(?P<url>[^'")]*)\1\s*\)""", re.IGNORECASE)
+CSS_IMPORT = re.compile(r"""@import\s+(?:url\()?\s*['"]?(?P<url>[^'")\s;]+)""", re.IGNORECASE)
+
+
+def css_external_refs(css: str) -> list[str]:
+    urls = [m["url"] for m in CSS_URL.finditer(css)] + [m["url"] for m in CSS_IMPORT.finditer(css)]
+    return list(dict.fromkeys(u for u in urls if EXTERNAL.match(u)))  # @import url() matches twice
+
+
+class _ResourceScanner(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.bad: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in LOADING_ATTRS & attrs.keys():
+            value = attrs[name] or ""
+            candidates = [c.strip().split(" ")[0] for c in value.split(",")] if name == "srcset" else [value]
+            self.bad += [f"<{tag} {name}={c}>" for c in candidates if EXTERNAL.match(c)]
+        if tag == "link":
+            rels = set((attrs.get("rel") or "").lower().split())
+            href = attrs.get("href") or ""
+            if EXTERNAL.match(href) and not rels <= NON_FETCHING_RELS:
+                self.bad.append(f"<link rel={attrs.get('rel')} href={href}>")
+        if "style" in attrs:
+            self.bad += [f"style= {u}" for u in css_external_refs(attrs["style"] or "")]
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data):
+        if self._in_style:
+            self.bad += [f"<style> {u}" for u in css_external_refs(data)]
+
+
+def html_external_refs(page_html: str) -> list[str]:
+    scanner = _ResourceScanner()
+    scanner.feed(page_html)
+    scanner.close()
+    return scanner.bad
+
+
+def test_scanner_catches_external_resources():
+    page = """<html><head>
+    <link rel="stylesheet" href="https://fonts.googleapis.com/css?family=Roboto">
+    <link rel="canonical" href="https://example.org/page/">
+    <script src="//cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>
+    <style>@import url("https://x.org/a.css"); body { background: url(https://x.org/b.png) }</style>
+    </head><body><a href="https://example.org">fine</a>
+    <img src="https://avatars.githubusercontent.com/u/1" alt="">
+    <img src="data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E" alt="">
+    <div style="background-image: url('http://x.org/c.png')"></div></body></html>"""
+    bad = html_external_refs(page)
+    assert len(bad) == 6, bad
+    assert not any("example.org" in b for b in bad)
+    assert css_external_refs("a{b:url(../fonts/x.woff2)} @import 'local.css';") == []
+    assert css_external_refs("@import 'https://x.org/y.css';") == ["https://x.org/y.css"]
+
+
+def test_pages_load_nothing_from_outside(built):
+    problems = []
+    for page in built.html_pages():
+        for ref in html_external_refs(page.read_text(encoding="utf-8")):
+            problems.append(f"{page.relative_to(built.site)}: {ref}")
+    for css in sorted(built.site.rglob("*.css")):
+        for ref in css_external_refs(css.read_text(encoding="utf-8")):
+            problems.append(f"{css.relative_to(built.site)}: url {ref}")
+    assert not problems, "external resources:\n" + "\n".join(problems)
+
+
+def test_site_css_has_math_font_stack(built):
+    css = (built.site / "stylesheets" / "journal.css").read_text(encoding="utf-8")
+    assert '"Noto Sans Math", math,' in css
+    assert "../assets/fonts/noto-sans-math-latin-400-normal.woff2" in css
+
+
+# --------------------------------------------------------------------------
+# Math
+
+
+def test_no_unconverted_math(built):
+    raw = [
+        str(p.relative_to(built.site))
+        for p in built.html_pages()
+        if 'class="arithmatex"' in p.read_text(encoding="utf-8")
+    ]
+    assert not raw, f"raw arithmatex TeX left in: {raw}"
+
+
+def _pages_with_math() -> dict[str, tuple[int, Path | None]]:
+    """{src_uri: (formula count, built path relative to the site, or None)} for
+    every Markdown file under docs/ whose source holds math, as the site's
+    Markdown config sees it (drafts left out: they are not built).
+
+    Destinations come from MkDocs' own file collection plus the plugins'
+    on_files (the blog plugin moves posts to blog/YYYY/MM/DD/slug/)."""
+    cwd = os.getcwd()
+    os.chdir(ROOT)  # the blog plugin resolves docs_dir against the cwd
+    cfg = load_config(str(CONFIG))
+    try:
+        cfg.plugins.on_startup(command="build", dirty=False)
+        cfg = cfg.plugins.on_config(cfg)
+        files = cfg.plugins.on_files(get_files(cfg), config=cfg)
+        md = markdown.Markdown(extensions=cfg.markdown_extensions, extension_configs=cfg.mdx_configs)
+        docs = Path(cfg.docs_dir)
+        found = {}
+        for path in sorted(docs.rglob("*.md")):
+            body, meta = mkdocs_meta.get_data(path.read_text(encoding="utf-8"))
+            if meta.get("draft"):
+                continue
+            count = md.reset().convert(body).count('class="arithmatex"')
+            if count:
+                src_uri = path.relative_to(docs).as_posix()
+                file = files.get_file_from_path(src_uri)
+                found[src_uri] = (count, None if file is None else Path(file.dest_uri))
+        return found
+    finally:
+        cfg.plugins.on_shutdown()
+        os.chdir(cwd)
+
+
+def test_every_page_with_math_has_mathml(built):
+    pages = _pages_with_math()
+    missing = []
+    for src, (count, dest) in pages.items():
+        if dest is None or not (built.site / dest).is_file():
+            missing.append(f"{src}: {count} formulas in source, no built page ({dest})")
+            continue
+        out = (built.site / dest).read_text(encoding="utf-8")
+        n_math = len(re.findall(r"<math\b", out))
+        if n_math < count:
+            missing.append(f"{src} -> {dest}: {count} formulas in source, {n_math} <math> built")
+    assert not missing, "\n".join(missing)
+
+
+# --------------------------------------------------------------------------
+# RSS
+
+
+def _posts() -> dict[str, dict]:
+    posts = {}
+    for path in sorted((ROOT / "docs" / "blog" / "posts").glob("*.md")):
+        _, meta = mkdocs_meta.get_data(path.read_text(encoding="utf-8"))
+        if not meta.get("draft"):
+            posts[path.name] = meta
+    return posts
+
+
+def test_rss_feed_parses_and_dates_come_from_front_matter(built):
+    site_url = yaml.safe_load(
+        "\n".join(ln for ln in CONFIG.read_text(encoding="utf-8").splitlines() if ln.startswith("site_url:"))
+    )["site_url"]
+    for name in ("feed_rss_created.xml", "feed_rss_updated.xml"):
+        feed = built.site / name
+        assert feed.is_file(), f"{name} not built"
+        channel = ET.parse(feed).getroot().find("channel")
+        assert channel is not None
+        image_url = channel.findtext("image/url")
+        assert image_url and image_url.startswith(site_url), (image_url, site_url)
+        items = channel.findall("item")
+        posts = _posts()
+        assert len(items) == len(posts), (len(items), sorted(posts))
+        feed_dates = sorted(parsedate_to_datetime(i.findtext("pubDate")).date() for i in items)
+        post_dates = sorted(meta["date"] if not isinstance(meta["date"], dict) else meta["date"]["created"]
+                            for meta in posts.values())
+        assert feed_dates == post_dates
+        for item in items:
+            assert item.findtext("link", "").startswith(site_url + "blog/")
+
+
+def test_posts_write_dates_one_way():
+    """date_from_meta reads one key: every post has `date: YYYY-MM-DD`."""
+    bad = []
+    for path in sorted((ROOT / "docs" / "blog" / "posts").glob("*.md")):
+        head = path.read_text(encoding="utf-8").split("\n---", 1)[0]
+        if not re.search(r"^date: \d{4}-\d{2}-\d{2}\s*$", head, re.MULTILINE):
+            bad.append(path.name)
+    assert not bad, f"posts without a `date: YYYY-MM-DD` line: {bad}"
+
+
+# --------------------------------------------------------------------------
+# journal_tools.build: swap in only a successful build
+
+
+def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "journal_tools.build", "--config-file", str(config), "--site-dir", str(site)],
+        cwd=ROOT, env=ENV, capture_output=True, text=True,
+    )
+
+
+def _leftovers(parent: Path) -> list[str]:
+    return [p.name for p in parent.iterdir() if p.name.startswith(".site.")]
+
+
+def test_failed_build_leaves_previous_site_untouched(tmp_path):
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: broken\ndocs_dir: no-such-docs\n", encoding="utf-8")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("previous site", encoding="utf-8")
+
+    proc = _run_build(config, site)
+
+    assert proc.returncode != 0
+    assert "no-such-docs" in proc.stdout + proc.stderr  # mkdocs' own message is shown
+    assert "left as it was" in proc.stderr
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert (site / "index.html").read_text(encoding="utf-8") == "previous site"
+    assert _leftovers(tmp_path) == []
+
+
+def test_successful_build_replaces_site(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Fresh\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: ok\n", encoding="utf-8")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "stale.html").write_text("old", encoding="utf-8")
+
+    proc = _run_build(config, site)
+
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not (site / "stale.html").exists()
+    assert "Fresh" in (site / "index.html").read_text(encoding="utf-8")
+    assert _leftovers(tmp_path) == []
