@@ -296,3 +296,40 @@ def test_successful_build_replaces_site(tmp_path):
     assert not (site / "stale.html").exists()
     assert "Fresh" in (site / "index.html").read_text(encoding="utf-8")
     assert _leftovers(tmp_path) == []
+
+
+# --------------------------------------------------------------------------
+# The hooks: a bad formula stops the build naming page, line and formula;
+# the math font lands in the site when it is installed.
+
+
+def test_bad_formula_stops_the_build(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text(
+        "# Page\n\nFine $x_i$.\n\nBroken $\\frac{a}{$ here.\n", encoding="utf-8"
+    )
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(
+        "site_name: t\n"
+        "markdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n"
+        f"hooks:\n  - {ROOT / 'journal_tools' / 'hooks.py'}\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
+         "--site-dir", str(tmp_path / "site")],
+        cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    assert proc.returncode != 0, proc.stdout
+    assert "docs/index.md:5: bad TeX in formula '\\frac{a}{'" in proc.stdout, proc.stdout
+
+
+def test_math_font_is_copied_into_site(built):
+    from journal_tools import fonts
+
+    installed = fonts.font_files(ROOT)
+    if not installed:
+        pytest.skip("math font not installed (python -m journal_tools.fonts install)")
+    copied = sorted(p.name for p in (built.site / "assets" / "fonts").iterdir())
+    assert copied == sorted(p.name for p in installed)
+    assert any(name.endswith(".woff2") for name in copied)
