@@ -40,7 +40,7 @@ update-outputs: setup
 	$(BIN)/python -m pytest docs --update-outputs -p no:randomly
 
 new: setup
-	$(BIN)/python -m journal_tools.new_entry "$(TITLE)"
+	$(BIN)/python -m journal_tools.new_entry "$(TITLE)" $(if $(CATEGORY),--category "$(CATEGORY)")
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

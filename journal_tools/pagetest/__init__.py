@@ -22,7 +22,7 @@ import pytest
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
-from journal_tools.pagetest.run import BlockError, run_chain
+from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
 from journal_tools.snippet_map import SnippetIncludeError
 
 _UPDATES = pytest.StashKey[list]()
@@ -110,10 +110,14 @@ class ChainItem(_PageItem):
     def runtest(self):
         updating = self.config.getoption("update_outputs")
         updates = [] if updating else None
-        result = run_chain(self.page, self.steps, updates)
-        self.user_properties.append(("pagetest_run", result.executed_fences))
-        skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
-        self.user_properties.append(("pagetest_skipped", skipped))
+        result = ChainResult()
+        try:
+            run_chain(self.page, self.steps, result, updates)
+        finally:
+            # Counted even when a block fails: the blocks before it did run.
+            self.user_properties.append(("pagetest_run", result.executed_fences))
+            skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
+            self.user_properties.append(("pagetest_skipped", skipped))
         if updates:
             self.config.stash[_UPDATES].extend(updates)
         if result.results and len(result.skipped) == len(result.results):

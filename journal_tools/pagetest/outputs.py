@@ -44,6 +44,11 @@ def _page_lines(page: Page, indices: range, what: str, origin: Origin) -> tuple[
     return (origins[0].line if origins else 0), [page.expanded.lines[i] for i in indices]
 
 
+def _fence_line(page: Page, step: Step) -> int:
+    """The page line of the step's opening fence (its code may come from a snippet)."""
+    return page.where(step.parts[0].fence.start).line
+
+
 def check_output(page: Page, step: Step, printed: str) -> None:
     if step.expected_output is None:
         return
@@ -68,7 +73,7 @@ def check_output(page: Page, step: Step, printed: str) -> None:
     new = [indent + line if line else line for line in printed.rstrip("\n").split("\n")]
     raise OutputMismatch(
         origin,
-        f"{origin.describe()}: the expected output differs from what the block at line {step.origin.line} printed\n{diff}",
+        f"{origin.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} printed\n{diff}",
         page.path, first, old, new,
     )
 
@@ -88,11 +93,11 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         raise OutputMismatch(origin, f"{origin.describe()}: the formula after <!-- journal:expected-math --> has no numbers in a matrix environment", page.path, 0, [], [])
     problem = None
     if len(shown) != len(got):
-        problem = f"the matrix shows {len(shown)} numbers but the block at line {step.origin.line} printed {len(got)}"
+        problem = f"the matrix shows {len(shown)} numbers but the block at line {_fence_line(page, step)} printed {len(got)}"
     else:
         for k, (a, b) in enumerate(zip(shown, got)):
             if Decimal(a) != Decimal(b):
-                problem = f"number {k + 1} of the matrix is {a} but the block at line {step.origin.line} printed {b}"
+                problem = f"number {k + 1} of the matrix is {a} but the block at line {_fence_line(page, step)} printed {b}"
                 break
     if problem is None:
         return

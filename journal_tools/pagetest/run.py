@@ -179,15 +179,15 @@ def _xfail(step: Step):
     return None
 
 
-def run_chain(page: Page, steps: list[Step], update: list | None = None) -> ChainResult:
+def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None) -> ChainResult:
     """Run steps in order in one namespace, in a fresh temporary working directory.
 
-    ``update``: when a list, mismatched outputs are recorded there (to be
-    written back to the page) instead of failing.
+    ``result`` is filled as steps finish, so a caller can count what ran
+    before a failure. ``update``: when a list, mismatched outputs are recorded
+    there (to be written back to the page) instead of failing.
     """
     reset_global_state()
     namespace = {"__name__": "__main__", "__builtins__": builtins}
-    result = ChainResult()
     old_cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
         os.chdir(tmp)
