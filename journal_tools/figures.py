@@ -118,7 +118,7 @@ def expand_figures(markdown: str, *, dirs: list[str], src_path: str, source: str
             raise FigureError(f"{src_path}:{lineno}: {exc}") from None
         cache[target] = svg
         caption = fm["caption"]
-        parts = ['<figure class="journal-figure" markdown="0">', svg]
+        parts = ['<figure class="journal-figure">', svg]
         if caption:
             parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
         parts.append("</figure>")

@@ -50,7 +50,9 @@ def on_page_content(html, *, page, config, files):
         html = render_math(html, src_path=_src_path(page, config), markdown_source=_source(page))
     except MathError as exc:
         raise PluginError(str(exc)) from None
-    # (One more dispatch per page goes here, e.g. notebooks.)
+    # Notebook pages: strip Jupyter's inline CSS, MathML for their $...$, .ipynb download.
+    from journal_tools import notebooks
+    html = notebooks.on_page_content(html, page=page, config=config, files=files, src_path=_src_path(page, config))
     return html
 
 

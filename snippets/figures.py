@@ -104,6 +104,18 @@ def attention_heatmap(weights, tokens, *, title=None, description, hide_future=F
 # --8<-- [end:attention_heatmap]
 
 
+_NUM = r"(-?\d+(?:\.\d+)?)"
+_QUAD = re.compile(
+    rf'<path d="M {_NUM} {_NUM} L {_NUM} \2 L \3 {_NUM} L \1 \4 L \1 \2 ?z? ?" style="fill: (#[0-9a-f]{{6}})"/>'
+)
+
+
+def _quad_to_rect(m):
+    x0, y0, x1, y1 = (float(m.group(k)) for k in (1, 2, 3, 4))
+    x, y, w, h = min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
+    return f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{m.group(5)}"/>'
+
+
 def _clean_svg(svg, description):
     """Inline-ready SVG: no XML prologue or comments, theme colour, a11y name."""
     from html import escape
@@ -113,6 +125,14 @@ def _clean_svg(svg, description):
     svg = re.sub(r"<!--.*?-->\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = svg.replace(_INK, "currentColor")
+    # Everything is drawn inside its axes: no clipping needed.
+    svg = re.sub(r' clip-path="url\(#[^)]*\)"', "", svg)
+    svg = re.sub(r"<defs>\s*(<clipPath\b.*?</clipPath>\s*)+</defs>", "", svg, flags=re.DOTALL)
+    # No-op rotations, a group per text, empty groups, indentation: bytes only.
+    svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)
+    svg = re.sub(r"<g>\s*(<text\b[^>]*>[^<]*</text>)\s*</g>", r"\1", svg)
+    svg = re.sub(r"<g\s*/>", "", svg)
+    svg = re.sub(r"^[ \t]+", "", svg, flags=re.MULTILINE)
     # Several figures can share a page: keep only the ids something refers to
     # (clip paths, glyph uses), which matplotlib already makes unique per salt.
     used = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', svg))
@@ -123,6 +143,12 @@ def _clean_svg(svg, description):
     # Coordinates to 2 decimals (a hundredth of a point) and path data on one line.
     svg = re.sub(r"(\d+\.\d\d)\d+", r"\1", svg)
     svg = re.sub(r"\s*\n\s*(?=[LMCQZz\"])", " ", svg)
+    # Invisible patches (figure and axes backgrounds: no fill, no stroke).
+    svg = re.sub(r'<path d="[^"]*" style="fill: none"/>\s*', "", svg)
+    # A heatmap cell is a closed axis-aligned quad: write it as a <rect>.
+    svg = _QUAD.sub(_quad_to_rect, svg)
+    for _ in range(4):  # groups left empty by the removals above
+        svg = re.sub(r"<g>\s*</g>\s*", "", svg)
     # Blank lines would end an HTML block inside Markdown: drop them.
     svg = "\n".join(line for line in svg.splitlines() if line.strip())
     label = escape(description, quote=True)

@@ -25,8 +25,9 @@ def test_svg_parses_and_is_theme_neutral():
     assert root.get("role") == "img" and root.get("aria-label") == "a heatmap"
     assert root[0].tag.endswith("title") and root[0].text == "a heatmap"
     # No page-sized background: the figure takes the page's background colour.
-    first_shape = re.search(r"<path [^>]*>", svg).group(0)
-    assert "fill: none" in first_shape
+    # and the cells are the only filled shapes: one <rect> per cell, no <path>.
+    assert svg.count("<rect ") == 36 and "<path" not in svg
+    assert "fill: white" not in svg and "#ffffff\"/>" not in svg
     assert "currentColor" in svg and figures._INK not in svg
     # Nothing that would break inlining into Markdown or the page.
     assert "<?xml" not in svg and "<!DOCTYPE" not in svg and "\n\n" not in svg
@@ -48,7 +49,8 @@ def test_two_figures_share_no_ids():
     a = figures.attention_heatmap(WEIGHTS, TOKENS, description="first")
     b = figures.attention_heatmap(CAUSAL, TOKENS, description="second", hide_future=True)
     ids = lambda s: set(re.findall(r'\sid="([^"]+)"', s))
-    assert ids(a) and not ids(a) & ids(b)
+    assert not ids(a) & ids(b)
+    assert 'id="figure_1"' not in a  # matplotlib's unreferenced ids are dropped
 
 
 def test_drawing_is_deterministic():

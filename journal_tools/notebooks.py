@@ -1,0 +1,183 @@
+"""Notebook pages (mkdocs-jupyter) made to fit the rest of the site.
+
+mkdocs-jupyter renders ``docs/notebooks/*.py`` (jupytext percent scripts)
+through nbconvert. Its HTML differs from a Markdown page in four ways this
+module corrects, in ``on_page_content``:
+
+1. Weight: about 590 KB of JupyterLab CSS inlined in ``<style>`` blocks, plus
+   MathJax and Mermaid loader scripts. They are removed; the few rules the
+   page needs are in ``docs/stylesheets/notebook.css``, written against
+   Material's colour variables so they follow the light and dark themes.
+2. Math: nbconvert leaves ``$...$`` and ``$$...$$`` raw in Markdown cells.
+   They are wrapped the way pymdownx.arithmatex does and handed to
+   :func:`journal_tools.mathml.render_math`, so notebook math is the same
+   build-time MathML as everywhere else (and bad TeX fails the build).
+3. Links: Markdown cells link to entries by their source path
+   (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
+   are, so they are resolved here to the pages' URLs (an unknown target fails
+   the build).
+4. Download: the script is converted with jupytext to an ``.ipynb`` next to
+   the page, linked under the title. Nothing is committed.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import posixpath
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from journal_tools.mathml import MathError, render_math
+
+__all__ = ["NotebookError", "is_notebook_page", "strip_jupyter_assets", "wrap_notebook_math",
+           "resolve_md_links", "on_page_content"]
+
+
+class NotebookError(Exception):
+    """A notebook page that cannot be made to fit (bad link, and so on)."""
+
+
+def is_notebook_page(page) -> bool:
+    src = page.file.src_uri
+    return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
+
+
+# -- 1. weight ---------------------------------------------------------------
+
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style>\s*", re.DOTALL | re.IGNORECASE)
+_SCRIPT = re.compile(r"<script\b(?P<attrs>[^>]*)>(?P<body>.*?)</script>\s*", re.DOTALL | re.IGNORECASE)
+
+
+_CLIPBOARD = re.compile(
+    r'<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>\s*'
+    r"|<script>\s*\(function \(global, factory\).*?</script>\s*"
+    r"|<script>\s*document\.addEventListener\('clipboard-copy'.*?</script>\s*"
+    # The hidden plain-text copy of each cell the buttons copied from.
+    r'|<div class="clipboard-copy-txt"[^>]*>.*?</div>\s*',
+    re.DOTALL,
+)
+_CODE_CELL = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(?:<span></span>)?(?P<code>.*?)</pre>', re.DOTALL)
+_WHITESPACE_SPAN = re.compile(r'<span class="w">(\s*)</span>')
+
+
+def strip_jupyter_assets(html: str) -> str:
+    """Drop inlined CSS, the MathJax config and empty loader, the Mermaid loader."""
+    html = _STYLE.sub("", html)
+
+    def script(m: re.Match[str]) -> str:
+        attrs, body = m["attrs"], m["body"]
+        if 'src=""' in attrs or "text/x-mathjax-config" in attrs:
+            return ""
+        if "mermaid" in body:
+            return ""
+        return m.group(0)
+
+    html = _SCRIPT.sub(script, html)
+    # Jupyter's own copy buttons (and their script): Material adds its own to
+    # every <pre><code>, which the code cells become below.
+    html = _CLIPBOARD.sub("", html)
+    # Code cells as Material's code blocks: its syntax colours (light and
+    # dark), its copy button, no extra CSS. Whitespace tokens need no <span>.
+    html = _CODE_CELL.sub(lambda m: f'<div class="highlight"><pre><code>{m["code"]}</code></pre>', html)
+    return _WHITESPACE_SPAN.sub(r"\1", html)
+
+
+# -- 2. math -----------------------------------------------------------------
+
+# A rendered Markdown cell: nbconvert writes no nested <div> inside it.
+_MARKDOWN_CELL = re.compile(
+    r'(?P<open><div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(?P<body>.*?)(?P<close></div>)',
+    re.DOTALL,
+)
+# Parts of a cell that are never math: code spans and blocks.
+_VERBATIM = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.DOTALL)
+_DISPLAY_PARA = re.compile(r"<p>\s*\$\$(?P<tex>.+?)\$\$\s*</p>", re.DOTALL)
+_DISPLAY = re.compile(r"\$\$(?P<tex>.+?)\$\$", re.DOTALL)
+_INLINE = re.compile(r"(?<![\\$])\$(?!\s)(?P<tex>[^$]+?)(?<![\s\\])\$(?!\$)")
+
+
+def _wrap_text(text: str) -> str:
+    text = _DISPLAY_PARA.sub(lambda m: f'<div class="arithmatex">\\[{m["tex"]}\\]</div>', text)
+    text = _DISPLAY.sub(lambda m: f'<div class="arithmatex">\\[{m["tex"]}\\]</div>', text)
+    return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m["tex"]}\\)</span>', text)
+
+
+def wrap_notebook_math(html: str) -> str:
+    """Wrap ``$...$`` / ``$$...$$`` of Markdown cells as arithmatex's generic
+    output (TeX stays HTML-escaped, as nbconvert wrote it)."""
+
+    def cell(m: re.Match[str]) -> str:
+        parts = _VERBATIM.split(m["body"])
+        body = "".join(p if i % 2 else _wrap_text(p) for i, p in enumerate(parts))
+        return m["open"] + body + m["close"]
+
+    return _MARKDOWN_CELL.sub(cell, html)
+
+
+# -- 3. links ----------------------------------------------------------------
+
+_HREF = re.compile(r'href="(?P<url>[^"#?]+\.md)(?P<frag>#[^"]*)?"')
+
+
+def resolve_md_links(html: str, *, page, files) -> str:
+    """``href="../x/y.md"`` (relative to the notebook's source) to the page URL."""
+    base = posixpath.dirname(page.file.src_uri)
+
+    def link(m: re.Match[str]) -> str:
+        url = html_lib.unescape(m["url"])
+        if urlsplit(url).scheme or url.startswith("/"):
+            return m.group(0)
+        target_path = posixpath.normpath(posixpath.join(base, url))
+        target = files.get_file_from_path(target_path)
+        if target is None:
+            raise NotebookError(f"link to {url!r}: no such page ({target_path})")
+        return f'href="{target.url_relative_to(page.file)}{m["frag"] or ""}"'
+
+    return _HREF.sub(link, html)
+
+
+# -- 4. download ---------------------------------------------------------------
+
+def write_ipynb(page, config) -> str:
+    """Write the notebook as .ipynb next to the page; return its file name."""
+    import jupytext
+
+    src = Path(page.file.abs_src_path)
+    name = src.with_suffix(".ipynb").name
+    out_dir = Path(config.site_dir) / Path(page.file.dest_path).parent
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jupytext.write(jupytext.read(src), out_dir / name, fmt="ipynb")
+    return name
+
+
+def _add_download_link(html: str, name: str) -> str:
+    link = (f'<p class="notebook-download"><a href="{name}" download>'
+            f"Download this notebook (.ipynb)</a>: it imports from the repository's "
+            f"<code>snippets/</code> folder, so run it from a clone.</p>")
+    end_h1 = html.find("</h1>")
+    if end_h1 < 0:
+        return link + html
+    # After the heading's enclosing cell block, inside the same Markdown cell.
+    return html[: end_h1 + 5] + "\n" + link + html[end_h1 + 5:]
+
+
+# -- the event -------------------------------------------------------------------
+
+def on_page_content(html: str, *, page, config, files, src_path: str) -> str:
+    """Called from journal_tools/hooks.py for every page; acts on notebook pages."""
+    if not is_notebook_page(page):
+        return html
+    from mkdocs.exceptions import PluginError
+
+    html = strip_jupyter_assets(html)
+    try:
+        html = resolve_md_links(html, page=page, files=files)
+    except NotebookError as exc:
+        raise PluginError(f"{src_path}: {exc}") from None
+    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+    try:
+        html = render_math(wrap_notebook_math(html), src_path=src_path, markdown_source=source)
+    except MathError as exc:
+        raise PluginError(str(exc)) from None
+    return _add_download_link(html, write_ipynb(page, config))
