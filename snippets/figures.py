@@ -161,3 +161,27 @@ def _clean_svg(svg, description):
     # <title> right after the opening tag: the accessible name for older readers.
     head_end = svg.index(">", svg.index("<svg")) + 1
     return svg[:head_end] + f"<title>{escape(description)}</title>" + svg[head_end:]
+
+
+# --8<-- [start:causal_heatmap]
+def causal_heatmap():
+    """Causal weights of SelfAttention_v2 (seed 789) on the example sentence,
+    as drawn in the 2025-07-27 entry. The global RNG is left untouched."""
+    import torch
+
+    from inputs import inputs, sentence
+    from self_attention import SelfAttention_v2, causal_weights_neg_inf
+
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.manual_seed(789)
+        sa = SelfAttention_v2(d_in=3, d_out=2)
+        weights = causal_weights_neg_inf(sa.W_query(inputs), sa.W_key(inputs))
+    return attention_heatmap(
+        weights, sentence.split(), title="Causal attention weights", hide_future=True,
+        description=(
+            "Heatmap of causal attention weights for 'Your journey starts with one step': "
+            "a lower-triangular 6 by 6 matrix; cells above the diagonal (future tokens) are blank "
+            "and every row sums to 1."
+        ),
+    )
+# --8<-- [end:causal_heatmap]

@@ -65,3 +65,13 @@ def test_several_panels_and_shape_checks():
         figures.heatmap_svg([WEIGHTS[:5]], TOKENS, description="d")
     with pytest.raises(ValueError):
         figures.heatmap_svg([WEIGHTS], TOKENS, titles=["a", "b"], description="d")
+
+
+def test_causal_heatmap_shows_the_seed_789_weights_and_keeps_the_rng():
+    state = torch.random.get_rng_state()
+    svg = figures.causal_heatmap()
+    assert torch.equal(torch.random.get_rng_state(), state)
+    labels = cell_labels(svg)
+    assert len(labels) == 21
+    # FIELD-NOTES: rows [1] / [0.5517, 0.4483] / ... / last row starts 0.1935.
+    assert labels[:3] == ["1.00", "0.55", "0.45"] and labels[15] == "0.19"
