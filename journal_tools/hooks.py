@@ -18,6 +18,8 @@ if _ROOT not in sys.path:
 
 from journal_tools import fonts  # noqa: E402
 from journal_tools.mathml import MathError, render_math  # noqa: E402
+from journal_tools.validate import on_files, on_pre_page  # noqa: E402,F401  (file:line for bad posts, includes, notebook cells)
+from journal_tools.reproducible import on_startup  # noqa: E402,F401  (SOURCE_DATE_EPOCH = last commit: same tree, same bytes)
 
 log = logging.getLogger("mkdocs.hooks.journal")
 
