@@ -1,0 +1,93 @@
+"""5. Page doc-tests versus the same code run as plain scripts.
+
+The Python blocks of every page under docs/ (snippet includes expanded by
+journal_tools.pagetest, as the tests see them) are written as one script per
+page: a ``doctest: page`` page is its blocks top to bottom; otherwise the
+blocks follow each other, each after the same seeding the tests do. All the
+scripts run in one interpreter (benchmarks/script_runner.py), so both sides
+pay one interpreter start-up, one torch import. Compared with
+``python -m pytest docs -p no:randomly -q`` in the same project copy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks import common
+from benchmarks.profiling import profile_cmd
+from benchmarks.rows import Row
+
+GOAL = 1.3
+PYTEST = ["-m", "pytest", "docs", "-p", "no:randomly", "-q"]
+
+_RESET = '''def _bench_reset():
+    import random
+    random.seed(0)
+    try:
+        import numpy
+        numpy.random.seed(0)
+    except ImportError:
+        pass
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.manual_seed(0)
+    torch.set_printoptions(profile="default")
+    torch.set_default_dtype(torch.float32)
+
+
+_bench_reset()
+'''
+
+
+def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
+    from journal_tools.pagetest.parse import parse_page
+
+    dest.mkdir(parents=True, exist_ok=True)
+    scripts, blocks = [], 0
+    for md in sorted((project / "docs").rglob("*.md")):
+        page = parse_page(md, project)
+        steps = [s for s in page.steps if not any(m.split("(")[0].split(".")[-1] in {"skip", "skipif", "xfail"} for m in s.marks)]
+        if not steps:
+            continue
+        chunks = [f"# {page.path}, doctest: {page.mode}\n", _RESET]
+        for step in steps:
+            if page.mode != "page":
+                chunks.append("_bench_reset()\n")
+            for part in step.parts:
+                chunks.append(part.code)
+                blocks += 1
+        script = dest / (md.relative_to(project / "docs").as_posix().replace("/", "__")[:-3] + ".py")
+        script.write_text("\n".join(chunks), encoding="utf-8")
+        scripts.append(script)
+    return scripts, blocks
+
+
+def measure(project: Path, out: Path, repeats: int) -> Row:
+    scripts, blocks = write_scripts(project, out / "page-scripts")
+    runner = Path(__file__).with_name("script_runner.py")
+    failures: dict[str, list[str]] = {"pytest": [], "scripts": []}
+    times = common.interleaved(
+        {
+            "pytest": lambda: common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"]),
+            "scripts": lambda: common.timed([common.PYTHON, str(runner), *map(str, scripts)], cwd=project, failures=failures["scripts"]),
+        },
+        repeats,
+    )
+    t_test, t_plain = common.median(times["pytest"]), common.median(times["scripts"])
+    ratio = t_test / t_plain
+    notes = [f"pytest docs {common.fmt_times(times['pytest'])} s, scripts {common.fmt_times(times['scripts'])} s "
+             f"({len(scripts)} page scripts, {blocks} blocks; median of {repeats})"]
+    for name, fails in failures.items():
+        if fails:
+            notes.append(f"WARNING: {name} run failed ({len(fails)}x), last lines:\n" + fails[-1])
+    return Row(
+        "5. page doc-tests / same code as plain scripts",
+        f"{ratio:.2f}x ({t_test:.1f} s / {t_plain:.1f} s)",
+        f"<= {GOAL}x",
+        ratio <= GOAL,
+        notes=notes,
+        profile=lambda: profile_cmd(PYTEST, cwd=project, prof=out / "profile-pytest" / "pytest.prof",
+                                    focus=("journal_tools", "mkdocs/config", "snippets")),
+    )

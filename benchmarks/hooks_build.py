@@ -1,0 +1,48 @@
+"""1. Build time with the project's hooks versus the same pages on plain Material.
+
+Both variants drop the mkdocs-jupyter plugin (and the nav entry of the
+notebook, which is a page only with that plugin), so the hooks are the only
+difference. arithmatex stays in both. Cold builds: a fresh interpreter each,
+as `make build` runs them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks import common
+from benchmarks.profiling import profile_build
+from benchmarks.rows import Row
+
+GOAL = 1.15
+
+
+def configs(project: Path) -> tuple[Path, Path]:
+    base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
+    hooks = common.write_config(project, "hooks", base)
+    plain = dict(base)
+    plain.pop("hooks", None)
+    return hooks, common.write_config(project, "plain", plain)
+
+
+def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path]:
+    hooks_cfg, plain_cfg = configs(project)
+    sites = {"hooks": out / "site-hooks", "plain": out / "site-plain"}
+    times = common.interleaved(
+        {
+            "hooks": lambda: common.timed_build(project, hooks_cfg, sites["hooks"]),
+            "plain": lambda: common.timed_build(project, plain_cfg, sites["plain"]),
+        },
+        repeats,
+    )
+    t_hooks, t_plain = common.median(times["hooks"]), common.median(times["plain"])
+    ratio = t_hooks / t_plain
+    row = Row(
+        "1. build, project hooks / plain Material (no notebook plugin)",
+        f"{ratio:.2f}x ({t_hooks:.1f} s / {t_plain:.1f} s)",
+        f"<= {GOAL}x",
+        ratio <= GOAL,
+        notes=[f"hooks builds {common.fmt_times(times['hooks'])} s, plain builds {common.fmt_times(times['plain'])} s (cold, median of {repeats})"],
+        profile=lambda: profile_build(project, hooks_cfg, out / "profile-hooks", focus=("journal_tools", "snippets")),
+    )
+    return row, sites["plain"]

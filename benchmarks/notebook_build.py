@@ -1,0 +1,48 @@
+"""3. Warm rebuild with notebook execution versus without (mkdocs-jupyter
+``execute: false``), everything else as in mkdocs.yml (hooks included)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from benchmarks import common
+from benchmarks.profiling import profile_build
+from benchmarks.rows import Row
+
+GOAL = 1.2
+PLUGIN = "mkdocs-jupyter"
+
+
+def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path | None]:
+    config = common.load_config(project)
+    name = "3. warm rebuild, notebook executed / not executed"
+    if not common.has_plugin(config, PLUGIN):
+        return Row(name, "n/a: no notebooks", f"<= {GOAL}x"), None
+    exec_cfg = common.write_config(project, "nb-exec", config)  # mkdocs.yml as is
+    noexec_cfg = common.write_config(project, "nb-noexec", common.with_plugin_options(config, PLUGIN, execute=False))
+    sites = {"exec": out / "site-nb-exec", "noexec": out / "site-nb-noexec"}
+    cmd = [common.PYTHON, str(Path(__file__).with_name("warm_worker.py")), str(repeats),
+           f"exec={exec_cfg}={sites['exec']}", f"noexec={noexec_cfg}={sites['noexec']}"]
+    proc = subprocess.run(cmd, cwd=project, env=common.ENV, capture_output=True, text=True)
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("BENCH-JSON ")), None)
+    if proc.returncode != 0 or line is None:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+        raise common.BenchError(f"warm rebuild worker failed (exit {proc.returncode}):\n{tail}")
+    data = json.loads(line.split(" ", 1)[1])
+    t_exec, t_no = common.median(data["times"]["exec"]), common.median(data["times"]["noexec"])
+    ratio = t_exec / t_no
+    row = Row(
+        name,
+        f"{ratio:.2f}x ({t_exec:.1f} s / {t_no:.1f} s)",
+        f"<= {GOAL}x",
+        ratio <= GOAL,
+        notes=[
+            f"executed {common.fmt_times(data['times']['exec'])} s, not executed {common.fmt_times(data['times']['noexec'])} s "
+            f"(warm, in one interpreter, median of {repeats}; first builds {data['warmup']['exec']:.1f} s / {data['warmup']['noexec']:.1f} s)",
+            f"notebook execution adds {t_exec - t_no:.1f} s per rebuild",
+        ],
+        profile=lambda: profile_build(project, exec_cfg, out / "profile-nb", focus=("journal_tools", "mkdocs_jupyter", "nbconvert", "nbclient")),
+    )
+    return row, sites["exec"]

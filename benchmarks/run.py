@@ -1,0 +1,123 @@
+"""`make bench`: the journal's benchmark table.
+
+    python benchmarks/run.py [--quick] [--no-profile] [--only 1,2,...] [--keep]
+
+Prints one table (measurement | figure | goal | met?). Every ratio is measured
+within this one run, on a copy of the project in a temporary folder: the two
+compared variants are interleaved and repeated, and medians are compared, so
+the figures hold on a noisy machine. Where a goal is missed, the measured
+command is run again under cProfile and the top functions are printed.
+
+--quick: smaller synthetic journal (10 and 100 entries), one repeat, no
+profiling: a smoke test that the benchmarks run (about a minute and a half).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+
+from benchmarks import common, doctests, hooks_build, math_formulas, notebook_build, page_weight, synthetic  # noqa: E402
+from benchmarks.rows import Row, table  # noqa: E402
+
+FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 1), test_repeats=3)
+QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, one repeat, no profiling")
+    parser.add_argument("--no-profile", action="store_true", help="do not profile missed goals")
+    parser.add_argument("--only", default="", help="comma-separated measurement numbers (1-6)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (builds, profiles)")
+    args = parser.parse_args(argv)
+    plan = QUICK if args.quick else FULL
+    only = {int(x) for x in args.only.split(",") if x.strip()} or set(range(1, 7))
+    profiling = not (args.quick or args.no_profile)
+
+    started = time.perf_counter()
+    out = common.workdir()
+    project = common.snapshot(out / "project")
+    print(f"benchmarks: project copied to {project}; {'quick' if args.quick else 'full'} run", flush=True)
+    rows: list[Row] = []
+    durations: dict[str, float] = {}
+
+    def step(n: int, label: str, fn):
+        if n not in only:
+            return None
+        t0 = time.perf_counter()
+        print(f"  {n}. {label} ...", flush=True)
+        try:
+            result = fn()
+        except common.BenchError as exc:
+            rows.append(Row(f"{n}. {label}", "FAILED", notes=[str(exc)]))
+            result = None
+        durations[f"{n}. {label}"] = time.perf_counter() - t0
+        return result
+
+    plain_site = None
+    r = step(1, "hooks vs plain Material", lambda: hooks_build.measure(project, out, plan["repeats"]))
+    if r:
+        rows.append(r[0])
+        plain_site = r[1]
+    if 2 in only:
+        if plain_site is None:  # measurement 1 not run: one plain build for the formulas
+            plain_site = out / "site-plain"
+            common.timed_build(project, hooks_build.configs(project)[1], plain_site)
+        rows += step(2, "math per formula", lambda: math_formulas.measure(plain_site, project)) or []
+    full_site = None
+    r = step(3, "warm rebuild, notebook", lambda: notebook_build.measure(project, out, plan["warm_repeats"]))
+    if r:
+        rows.append(r[0])
+        full_site = r[1]
+    r = step(4, "synthetic journal", lambda: synthetic.measure(project, out, plan["sizes"], plan["size_repeats"]))
+    if r:
+        rows.append(r)
+    r = step(5, "page doc-tests vs scripts", lambda: doctests.measure(project, out, plan["test_repeats"]))
+    if r:
+        rows.append(r)
+    if 6 in only:
+        if full_site is None:  # no notebook plugin, or 3 not run: one build of mkdocs.yml as is
+            full_site = out / "site-full"
+            common.timed_build(project, project / "mkdocs.yml", full_site)
+        rows += step(6, "page weight", lambda: page_weight.measure(full_site)) or []
+
+    print()
+    print(table(rows))
+    print()
+    for row in rows:
+        if row.notes:
+            print(f"{row.measurement}:")
+            for note in row.notes:
+                print(f"  {note}")
+    missed = [r for r in rows if r.met is False]
+    if missed and profiling:
+        print("\nWhere the time goes (cProfile of the missed measurements):")
+        for row in missed:
+            if row.profile is None:
+                continue
+            print(f"\n{row.measurement}")
+            for line in row.profile():
+                print(f"  {line}")
+    elif missed:
+        print(f"\n{len(missed)} goal(s) missed; run without --quick/--no-profile for a cProfile summary.")
+    print("\nmeasurement durations: " + ", ".join(f"{k.split('.')[0]}: {v:.0f} s" for k, v in durations.items()))
+    print(f"benchmarks: total {time.perf_counter() - started:.0f} s")
+    if args.keep:
+        print(f"kept {out}")
+    else:
+        shutil.rmtree(out, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
