@@ -26,6 +26,7 @@ ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_M
 # What the build reads (and what `python -m pytest docs` in a copy needs).
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml")
 PROJECT_DIRS = ("docs", "snippets", "journal_tools")
+FONTS = Path(".cache") / "fonts"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 
@@ -37,6 +38,10 @@ def copy_project(dst: Path, src: Path = ROOT) -> Path:
     for name in PROJECT_DIRS:
         if (src / name).is_dir():
             shutil.copytree(src / name, dst / name, ignore=_IGNORE)
+    # The math font (installed by `make setup`, never committed): the hook copies
+    # it into the site; without it every page requests a font that is not there.
+    if (src / FONTS).is_dir():
+        shutil.copytree(src / FONTS, dst / FONTS)
     return dst
 
 
