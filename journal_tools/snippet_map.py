@@ -60,24 +60,35 @@ _INLINE_INCLUDE = re.compile(r"""^(?P<space>[ \t]*)-+8<-+[ \t]+(?P<q>["'])(?P<ta
 
 
 @functools.lru_cache(maxsize=8)
-def snippet_options(config_file: str) -> dict:
-    """The snippets options and tab length of mkdocs.yml, with base paths made absolute.
+def markdown_settings(config_file: str) -> tuple[list, dict]:
+    """The site's Markdown extensions and their options, as mkdocs resolves them.
 
-    base_path otherwise resolves against the working directory, which differs
-    between the build and the tests (and each test runs in its own temp dir).
+    Loaded with mkdocs' own config loader (so defaults and validation match the
+    build) but with no plugins and no hooks: instantiating them would import
+    nbconvert and friends (about 2 s), and mkdocs caches plugins that define
+    on_startup, so a second instance made while a build runs would reset the
+    live one's settings. The snippets base paths are made absolute: they
+    otherwise resolve against the working directory, which differs between
+    the build and the tests (and each test runs in its own temporary folder).
     """
     try:
-        config = load_config(config_file)
+        config = load_config(config_file, plugins=[], hooks=[])
     except (exceptions.Abort, exceptions.ConfigurationError) as exc:
         # mkdocs has logged the reason; name the file so the report points at it.
         raise SnippetIncludeError(f"{config_file}: mkdocs cannot load this configuration ({exc})") from None
-    options = dict(config["mdx_configs"].get("pymdownx.snippets", {}))
+    configs = dict(config["mdx_configs"])
+    options = dict(configs.get("pymdownx.snippets", {}))
     root = Path(config_file).resolve().parent
     base = options.get("base_path", ["."])
     if isinstance(base, (str, os.PathLike)):
         base = [base]
     options["base_path"] = [str((root / b).resolve()) for b in base]
-    return options
+    configs["pymdownx.snippets"] = options
+    return list(config["markdown_extensions"]), configs
+
+
+def snippet_options(config_file: str) -> dict:
+    return markdown_settings(config_file)[1].get("pymdownx.snippets", {})
 
 
 def make_preprocessor(config_file: str):

@@ -30,9 +30,9 @@ def _preload_site_modules() -> None:
     import torch  # noqa: F401
     import torch.nn.functional  # noqa: F401
 
-    from journal_tools.pagetest.render import _markdown_settings
+    from journal_tools.snippet_map import markdown_settings
 
-    extensions, configs = _markdown_settings(str(ROOT / "mkdocs.yml"))
+    extensions, configs = markdown_settings(str(ROOT / "mkdocs.yml"))
     markdown.Markdown(extensions=extensions, extension_configs=configs)
 
 

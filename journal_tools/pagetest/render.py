@@ -10,17 +10,15 @@ the tests never ran fails here instead of passing silently.
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
 import markdown
-from mkdocs.config import load_config
 from mkdocs.utils.meta import get_data
 
 from journal_tools.mathml import MathError, render_math
 from journal_tools.pagetest.parse import PYTHON_LANGS, Page
-from journal_tools.snippet_map import snippet_options
+from journal_tools.snippet_map import markdown_settings
 
 # pymdownx.highlight writes <div class="language-py highlight"> around a fence.
 _CODE_DIV = re.compile(r'<div class="language-([\w+-]+) highlight"')
@@ -32,16 +30,8 @@ class RenderProblem(Exception):
     pass
 
 
-@functools.lru_cache(maxsize=4)
-def _markdown_settings(config_file: str):
-    config = load_config(config_file)
-    configs = dict(config["mdx_configs"])
-    configs["pymdownx.snippets"] = snippet_options(config_file)
-    return list(config["markdown_extensions"]), configs
-
-
 def render_page(page: Page, root: Path) -> str:
-    extensions, configs = _markdown_settings(str(root / "mkdocs.yml"))
+    extensions, configs = markdown_settings(str(root / "mkdocs.yml"))
     md = markdown.Markdown(extensions=extensions, extension_configs=configs)
     source = (root / page.path).read_text(encoding="utf-8")
     body, _ = get_data(source)
