@@ -15,21 +15,35 @@ line with
     <figure class="journal-figure"><svg role="img" aria-label="..."> ... </svg>
     <figcaption>Caption text.</figcaption></figure>
 
-Nothing is written to disk and no image is committed. A missing module or
-function, an exception, or output that is not SVG stops the build with the
-page and line.
+No image is committed. A missing module or function, an exception, or output
+that is not SVG stops the build with the page and line.
+
+Cache: calling a figure function means importing torch and matplotlib (seconds
+per build), so each validated SVG is kept in ``.cache/figures/`` (beside
+mkdocs.yml; gitignored) under the sha256 of the figure reference, the bytes of
+every ``*.py`` file in the snippet directories and the bytes of this file. Any
+edit to a snippet (or to this hook) therefore misses the cache, and a hit
+imports nothing. Entries are written to a temporary file and renamed into
+place, so parallel builds never read half a file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import importlib
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
-__all__ = ["FigureError", "FIGURE_LINE", "expand_figures", "forget_snippet_modules", "on_page_markdown", "snippet_dirs"]
+__all__ = [
+    "CACHE_DIR", "FigureError", "FIGURE_LINE", "cache_key", "expand_figures",
+    "forget_snippet_modules", "on_page_markdown", "snippet_dirs",
+]
+
+CACHE_DIR = Path(".cache") / "figures"  # relative to the mkdocs.yml folder
 
 FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
@@ -62,6 +76,52 @@ def forget_snippet_modules(dirs: list[str]) -> None:
             del sys.modules[name]
 
 
+def snippets_digest(dirs: list[str]) -> str:
+    """sha256 over this file and every ``*.py`` in the snippet directories
+    (names and bytes): any edit there changes every figure's cache key."""
+    h = hashlib.sha256()
+    h.update(Path(__file__).read_bytes())
+    for d in dirs:
+        h.update(b"\0dir\0" + d.encode())
+        base = Path(d)
+        if not base.is_dir():
+            continue
+        for path in sorted(base.glob("*.py")):
+            data = path.read_bytes()
+            h.update(b"\0file\0" + path.name.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
+    return h.hexdigest()
+
+
+def cache_key(target: str, digest: str) -> str:
+    """The cache file stem for ``target`` given :func:`snippets_digest`."""
+    return hashlib.sha256(f"{target}\0{digest}".encode()).hexdigest()
+
+
+def _cache_read(cache_dir: Path, key: str) -> str | None:
+    try:
+        return (cache_dir / f"{key}.svg").read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _cache_write(cache_dir: Path, key: str, svg: str) -> None:
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=f".{key}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(svg)
+            os.replace(tmp, cache_dir / f"{key}.svg")
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            raise
+    except OSError:
+        pass  # a read-only tree still builds, just without the cache
+
+
 def _call(target: str, dirs: list[str]) -> str:
     module_name, _, func_name = target.rpartition(".")
     if not module_name:
@@ -87,12 +147,21 @@ def _call(target: str, dirs: list[str]) -> str:
     return svg.strip()
 
 
-def expand_figures(markdown: str, *, dirs: list[str], src_path: str, source: str | None = None) -> str:
+def expand_figures(
+    markdown: str,
+    *,
+    dirs: list[str],
+    src_path: str,
+    source: str | None = None,
+    cache_dir: str | Path | None = None,
+) -> str:
     """Replace each figure line (outside code fences) with the inlined figure.
 
     ``source``: the whole file, front matter included, for error line numbers.
+    ``cache_dir``: the on-disk SVG cache (None: no disk cache).
     """
     out: list[str] = []
+    digest = snippets_digest(dirs) if cache_dir is not None else None
     fence: str | None = None
     cache: dict[str, str] = {}
     for lineno, line in enumerate(markdown.split("\n"), start=1):
@@ -111,7 +180,15 @@ def expand_figures(markdown: str, *, dirs: list[str], src_path: str, source: str
             continue
         target = fm["target"]
         try:
-            svg = cache.get(target) or _call(target, dirs)
+            svg = cache.get(target)
+            if svg is None and cache_dir is not None:
+                key = cache_key(target, digest)
+                svg = _cache_read(Path(cache_dir), key)
+                if svg is None:
+                    svg = _call(target, dirs)
+                    _cache_write(Path(cache_dir), key, svg)
+            elif svg is None:
+                svg = _call(target, dirs)
         except FigureError as exc:
             if source is not None and line in source.split("\n"):
                 lineno = source.split("\n").index(line) + 1
@@ -135,7 +212,8 @@ def on_page_markdown(markdown: str, *, config, src_path: str, source: str | None
 
     dirs = snippet_dirs(config)
     forget_snippet_modules(dirs)  # a serve rebuild sees edited snippets
+    cache_dir = Path(config.config_file_path).resolve().parent / CACHE_DIR
     try:
-        return expand_figures(markdown, dirs=dirs, src_path=src_path, source=source)
+        return expand_figures(markdown, dirs=dirs, src_path=src_path, source=source, cache_dir=cache_dir)
     except FigureError as exc:
         raise PluginError(str(exc)) from None
