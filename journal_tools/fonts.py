@@ -11,13 +11,26 @@ stylesheet falls back to the reader's own math font.
 Note: fontsource names its only file "latin", but the file holds the whole
 font (math italic letters, operators, the MATH table); the site's @font-face
 therefore sets no unicode-range.
+
+Subset: the whole font is ~270 KB (woff2). ``install`` (and, if that was run
+before subsetting existed, the first build) writes a subset to
+``.cache/fonts/subset/`` under the same file names, keeping the OpenType MATH
+table, every layout feature, and the glyphs the MATH table reaches (size
+variants and assembly parts of stretchy brackets, radicals, arrows),
+restricted to the Unicode blocks this site's maths uses (``SUBSET_RANGES``).
+``copy_to_site`` copies the subset when there is one. woff2 output needs the
+``brotli`` module; without it only the woff subset is written (the
+stylesheet's woff2 source then fails and the browser uses the woff one).
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 PACKAGE = "@fontsource/noto-sans-math"
@@ -26,6 +39,25 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = Path(".cache") / "fonts"
 SITE_FONT_DIR = Path("assets") / "fonts"
 FONT_SUFFIXES = (".woff2", ".woff")
+SUBSET_DIR = CACHE_DIR / "subset"
+STAMP_NAME = "subset.stamp"
+
+# Unicode blocks used by the maths on this site (inclusive ranges).
+SUBSET_RANGES = (
+    (0x0020, 0x007E),    # Basic Latin
+    (0x00A0, 0x00FF),    # Latin-1 Supplement
+    (0x0300, 0x036F),    # Combining Diacritical Marks (accents, over-bars)
+    (0x0370, 0x03FF),    # Greek and Coptic
+    (0x2000, 0x206F),    # General Punctuation (spaces, invisible times/apply)
+    (0x2100, 0x214F),    # Letterlike Symbols
+    (0x2190, 0x21FF),    # Arrows
+    (0x2200, 0x22FF),    # Mathematical Operators
+    (0x2300, 0x23FF),    # Miscellaneous Technical (bracket pieces, ceilings)
+    (0x2A00, 0x2AFF),    # Supplemental Mathematical Operators
+    (0x1D400, 0x1D7FF),  # Mathematical Alphanumeric Symbols
+)
+# Part of the stamp: change it when the subsetting rules change.
+SUBSET_RULES = "v1 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH"
 
 
 def package_dir(root: Path = REPO_ROOT) -> Path:
@@ -44,9 +76,106 @@ def font_files(root: Path = REPO_ROOT) -> list[Path]:
     )
 
 
+def _have_brotli() -> bool:
+    try:
+        import brotli  # noqa: F401  (fontTools needs it to write woff2)
+    except ImportError:
+        return False
+    return True
+
+
+def _stamp(originals: list[Path]) -> str:
+    h = hashlib.sha256(SUBSET_RULES.encode())
+    for p in originals:
+        h.update(b"\0" + p.name.encode() + b"\0" + p.read_bytes())
+    h.update(b"\0brotli=" + str(_have_brotli()).encode())
+    return h.hexdigest()
+
+
+def _atomic_write_bytes(dest: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, dest)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def subset_font(source: Path, flavor: str | None) -> bytes:
+    """The subset of ``source`` (woff/woff2/ttf) as ``flavor`` ("woff2", "woff")."""
+    import io
+
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont
+
+    options = ft_subset.Options()
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.glyph_names = False
+    options.hinting = True
+    # Keep MATH (default drop_tables does not list it; make sure).
+    options.drop_tables = [t for t in options.drop_tables if t != "MATH"]
+    options.flavor = flavor
+    font = TTFont(str(source))
+    subsetter = ft_subset.Subsetter(options=options)
+    unicodes = [cp for lo, hi in SUBSET_RANGES for cp in range(lo, hi + 1)]
+    subsetter.populate(unicodes=unicodes)
+    subsetter.subset(font)
+    if "MATH" not in font:
+        raise RuntimeError(f"subsetting {source.name} dropped the MATH table")
+    buf = io.BytesIO()
+    font.flavor = flavor
+    font.save(buf)
+    return buf.getvalue()
+
+
+def subset_files(root: Path = REPO_ROOT) -> list[Path]:
+    """The subset font files, written (or rewritten) if missing or stale.
+
+    Empty if the font is not installed. If subsetting fails (say fontTools
+    is missing), returns [] and the caller copies the whole font.
+    """
+    originals = font_files(root)
+    if not originals:
+        return []
+    out_dir = root / SUBSET_DIR
+    stamp_path = out_dir / STAMP_NAME
+    stamp = _stamp(originals)
+    flavors = ["woff2", "woff"] if _have_brotli() else ["woff"]
+    by_suffix = {p.suffix: p for p in originals}
+    wanted = [out_dir / by_suffix[f".{f}"].name for f in flavors if f".{f}" in by_suffix]
+    try:
+        current = stamp_path.read_text(encoding="utf-8").strip()
+    except OSError:
+        current = ""
+    if current == stamp and all(p.is_file() for p in wanted):
+        return wanted
+    # Read the woff (zlib) when there is one: reading woff2 needs brotli too.
+    source = by_suffix.get(".woff") or by_suffix.get(".woff2")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for stale in out_dir.iterdir():
+            if stale.suffix in FONT_SUFFIXES and stale not in wanted:
+                stale.unlink()
+        for dest in wanted:
+            _atomic_write_bytes(dest, subset_font(source, dest.suffix.lstrip(".")))
+        _atomic_write_bytes(stamp_path, (stamp + "\n").encode())
+    except Exception as exc:  # noqa: BLE001 - fall back to the whole font
+        print(f"journal_tools.fonts: could not subset {source.name}: {exc}", file=sys.stderr)
+        return []
+    return wanted
+
+
 def copy_to_site(site_dir: str | Path, root: Path = REPO_ROOT) -> list[Path]:
-    """Copy the font files into ``site_dir/assets/fonts``; return the copies."""
-    sources = font_files(root)
+    """Copy the (subset) font files into ``site_dir/assets/fonts``; return the copies."""
+    sources = subset_files(root) or font_files(root)
     if not sources:
         return []
     dest_dir = Path(site_dir) / SITE_FONT_DIR
@@ -85,7 +214,15 @@ def install(root: Path = REPO_ROOT) -> int:
         print(f"journal_tools.fonts: no font files under {package_dir(root)}", file=sys.stderr)
         return 1
     for path in found:
-        print(f"installed {path.relative_to(root)}")
+        print(f"installed {path.relative_to(root)} ({path.stat().st_size} bytes)")
+    subset = subset_files(root)
+    if not subset:
+        print("journal_tools.fonts: subsetting failed; the site gets the whole font", file=sys.stderr)
+    for path in subset:
+        print(f"subset    {path.relative_to(root)} ({path.stat().st_size} bytes)")
+    if not _have_brotli():
+        print("journal_tools.fonts: no brotli module, so no woff2 subset (browsers use the woff one)",
+              file=sys.stderr)
     return 0
 
 
