@@ -41,6 +41,13 @@ def _source(page) -> str | None:
         return page.markdown
 
 
+def on_config(config):
+    # mkdocs-jupyter's cache key learns the snippets each notebook imports.
+    from journal_tools import notebook_cache
+    notebook_cache.install(Path(config.config_file_path).resolve().parent / "snippets")
+    return config
+
+
 def on_page_markdown(markdown, *, page, config, files):
     # Build-time SVG figures (`<!-- journal:figure module.function | caption -->`).
     from journal_tools import figures

@@ -1,0 +1,77 @@
+"""A notebook cache that knows the code the notebook imports.
+
+mkdocs-jupyter keeps executed notebooks in ``.cache/mkdocs-jupyter`` under a
+key made from the notebook file and its settings only, so editing a snippet
+module the notebook imports would leave stale outputs on the page. Its key
+function, ``mkdocs_jupyter.plugin._compute_cache_key`` (0.26.3, pinned), is
+looked up as a module global at each page, so the hooks wrap it: the key also
+covers every module of ``snippets/`` the notebook imports, directly or through
+another snippet. An unchanged rebuild then executes nothing, and editing a
+snippet re-executes exactly the notebooks that import it.
+
+Written here rather than taken from a library because mkdocs-jupyter offers no
+setting for extra key inputs.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+from pathlib import Path
+
+import mkdocs_jupyter.plugin as jupyter_plugin
+
+
+def _code_of(notebook: Path) -> str:
+    if notebook.suffix == ".ipynb":
+        cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
+        return "\n".join(
+            "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+            for c in cells
+            if c.get("cell_type") == "code"
+        )
+    return notebook.read_text(encoding="utf-8")  # a jupytext script is Python
+
+
+def _imported_names(code: str) -> set[str]:
+    names = set()
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        # IPython magics in an .ipynb cell: fall back to scanning import lines.
+        tree = ast.parse("\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith(("import ", "from "))))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def imported_snippets(notebook: Path, snippets_dir: Path) -> list[Path]:
+    """The snippet modules ``notebook`` imports, followed through snippet-to-snippet imports."""
+    found: dict[str, Path] = {}
+    todo = [_code_of(notebook)]
+    while todo:
+        for name in _imported_names(todo.pop()):
+            path = snippets_dir / f"{name}.py"
+            if name not in found and path.is_file():
+                found[name] = path
+                todo.append(path.read_text(encoding="utf-8"))
+    return [found[name] for name in sorted(found)]
+
+
+def install(snippets_dir: Path) -> None:
+    """Make mkdocs-jupyter's cache key cover the imported snippets (idempotent)."""
+    current = jupyter_plugin._compute_cache_key
+    original = getattr(current, "journal_original", current)
+
+    def compute_cache_key(nb_path, config, exec_nb):
+        hasher = hashlib.sha256(original(nb_path, config, exec_nb).encode())
+        for path in imported_snippets(Path(nb_path), snippets_dir):
+            hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+        return hasher.hexdigest()
+
+    compute_cache_key.journal_original = original
+    jupyter_plugin._compute_cache_key = compute_cache_key
