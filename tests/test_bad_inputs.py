@@ -13,7 +13,6 @@ The first line of each message is printed (`pytest -s` shows them).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ENV, copy_project, mkdocs_build
+from journal_site import ENV, copy_project, mkdocs_build
 
 POST_DATE = "2030-01-01"
 
@@ -201,7 +200,7 @@ def page_run(pristine, tmp_path_factory) -> PageRun:
 
 
 def test_block_that_raises(page_run):
-    line = page_run.fails_naming("raises.md")
+    page_run.fails_naming("raises.md")
     assert "planted" in page_run.output
 
 

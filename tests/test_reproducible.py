@@ -25,7 +25,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import ENV, mkdocs_build
+from journal_site import ENV, mkdocs_build
 
 EXCLUDED_DIRS = {"screenshots"}  # written by tests/browser, not by the build
 
