@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FONT_STAMP := .cache/fonts/.installed
-PYTEST_ARGS ?=
+PYTEST_ARGS ?= -n 2
 
 export NO_MKDOCS_2_WARNING := 1
 

@@ -24,31 +24,8 @@ CONFIG = ROOT / "mkdocs.yml"
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 
-# --------------------------------------------------------------------------
-# The build (once per session)
-
-
-class Built:
-    def __init__(self, site: Path, output: str):
-        self.site = site
-        self.output = output
-
-    def html_pages(self) -> list[Path]:
-        return sorted(self.site.rglob("*.html"))
-
-
-@pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Built:
-    site = tmp_path_factory.mktemp("site")
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict",
-         "--config-file", str(CONFIG), "--site-dir", str(site)],
-        cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    output = proc.stdout
-    if proc.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed (exit {proc.returncode}):\n{output}", pytrace=False)
-    return Built(site, output)
+# The build: the session-wide `built` fixture of tests/conftest.py (one strict
+# build of a frozen copy of the project, shared with the browser tests).
 
 
 def test_build_is_clean(built):
