@@ -35,8 +35,9 @@ import importlib
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
+
+from journal_tools import atomic
 
 __all__ = [
     "CACHE_DIR", "FigureError", "FIGURE_LINE", "cache_key", "expand_figures",
@@ -107,17 +108,7 @@ def _cache_read(cache_dir: Path, key: str) -> str | None:
 def _cache_write(cache_dir: Path, key: str, svg: str) -> None:
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=f".{key}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(svg)
-            os.replace(tmp, cache_dir / f"{key}.svg")
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
+        atomic.write_bytes(cache_dir / f"{key}.svg", svg.encode("utf-8"))
     except OSError:
         pass  # a read-only tree still builds, just without the cache
 

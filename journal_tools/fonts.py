@@ -26,12 +26,12 @@ stylesheet's woff2 source then fails and the browser uses the woff one).
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from journal_tools import atomic
 
 PACKAGE = "@fontsource/noto-sans-math"
 VERSION = "5.3.0"
@@ -98,20 +98,6 @@ def _stamp(originals: list[Path]) -> str:
     return h.hexdigest()
 
 
-def _atomic_write_bytes(dest: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, dest)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def subset_font(source: Path, flavor: str | None) -> bytes:
     """The subset of ``source`` (woff/woff2/ttf) as ``flavor`` ("woff2", "woff")."""
     import io
@@ -171,8 +157,8 @@ def subset_files(root: Path = REPO_ROOT) -> list[Path]:
             if stale.suffix in FONT_SUFFIXES and stale not in wanted:
                 stale.unlink()
         for dest in wanted:
-            _atomic_write_bytes(dest, subset_font(source, dest.suffix.lstrip(".")))
-        _atomic_write_bytes(stamp_path, (stamp + "\n").encode())
+            atomic.write_bytes(dest, subset_font(source, dest.suffix.lstrip(".")))
+        atomic.write_bytes(stamp_path, (stamp + "\n").encode())
     except Exception as exc:  # noqa: BLE001 - fall back to the whole font
         print(f"journal_tools.fonts: could not subset {source.name}: {exc}", file=sys.stderr)
         return []
