@@ -9,8 +9,7 @@ A page asks for a figure with one line of its own:
 returning SVG text (see ``snippets/figures.py``: transparent background, text
 in ``currentColor``, an accessible name in ``aria-label`` and ``<title>``).
 The page usually shows that function through a snippet include, so the tests
-run the very code that draws the figure; the build calls it and replaces the
-line with
+run the very code that draws the figure; the build replaces the line with
 
     <figure class="journal-figure"><svg role="img" aria-label="..."> ... </svg>
     <figcaption>Caption text.</figcaption></figure>
@@ -18,76 +17,78 @@ line with
 No image is committed. A missing module or function, an exception, or output
 that is not SVG stops the build with the page and line.
 
-Cache: calling a figure function means importing torch and matplotlib (seconds
-per build), so each validated SVG is kept in ``.cache/figures/`` (beside
-mkdocs.yml; gitignored) under the sha256 of the figure reference, the bytes of
-every ``*.py`` file in the snippet directories and the bytes of this file. Any
-edit to a snippet (or to this hook) therefore misses the cache, and a hit
-imports nothing. Entries are written to a temporary file and renamed into
-place, so parallel builds never read half a file.
+Drawing runs in a child process (``python -m journal_tools.figure_worker``)
+whose ``PYTHONPATH`` holds the snippet folders: snippet modules import each
+other by bare name, the build process never imports them (so ``mkdocs serve``
+always draws with the code as saved, and no ``sys.path`` is edited), and all
+the figures a build misses are drawn by one child. Each validated SVG is kept
+in ``.cache/figures/`` under the sha256 of the figure reference, the bytes of
+every ``*.py`` file in the snippet folders and the bytes of the drawing code,
+so any edit there misses the cache and a hit starts no process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
-import importlib
+import json
 import os
 import re
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools import atomic
+from journal_tools.fences import inside_fence, scan
 
-__all__ = [
-    "CACHE_DIR", "FigureError", "FIGURE_LINE", "cache_key", "expand_figures",
-    "forget_snippet_modules", "on_page_markdown", "snippet_dirs",
-]
-
-CACHE_DIR = Path(".cache") / "figures"  # relative to the mkdocs.yml folder
+__all__ = ["FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
 
 FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
     r"(?:\|\s*(?P<caption>.*?))?\s*-->\s*$"
 )
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_WORKER = Path(__file__).with_name("figure_worker.py")
 
 
 class FigureError(Exception):
-    """A figure line that could not be turned into a figure."""
+    """A figure line that could not be turned into a figure; the message names file and line."""
 
 
-def snippet_dirs(config) -> list[str]:
-    """Absolute snippet base paths from the pymdownx.snippets options."""
-    root = Path(config.config_file_path).resolve().parent
-    opts = (config.mdx_configs or {}).get("pymdownx.snippets", {})
-    bases = opts.get("base_path", ["."])
-    if isinstance(bases, str):
-        bases = [bases]
-    return [str((root / b).resolve()) for b in bases]
+@dataclass(frozen=True)
+class FigureRef:
+    """One figure line: where it is and what it asks for."""
+
+    path: str
+    line: int  # 1-based
+    target: str
+    caption: str
 
 
-def forget_snippet_modules(dirs: list[str]) -> None:
-    """Drop snippet modules imported by an earlier build (``mkdocs serve``
-    rebuilds in one process: edited snippets must be re-imported)."""
-    prefixes = tuple(os.path.join(d, "") for d in dirs)
-    for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None) or ""
-        if path and os.path.abspath(path).startswith(prefixes):
-            del sys.modules[name]
+def find_figures(text: str, path: str) -> list[FigureRef]:
+    """The figure lines of a page's source, outside code fences (one fence scanner)."""
+    if "journal:figure" not in text:
+        return []
+    lines = text.split("\n")
+    try:
+        fenced = inside_fence(scan(lines))
+    except Exception:  # an unclosed fence: the page tests name it; draw what is outside
+        fenced = set()
+    refs = []
+    for i, line in enumerate(lines):
+        m = FIGURE_LINE.match(line) if i not in fenced else None
+        if m:
+            refs.append(FigureRef(path, i + 1, m["target"], m["caption"] or ""))
+    return refs
 
 
-def snippets_digest(dirs: list[str]) -> str:
-    """sha256 over this file and every ``*.py`` in the snippet directories
-    (names and bytes): any edit there changes every figure's cache key."""
-    h = hashlib.sha256()
-    h.update(Path(__file__).read_bytes())
+def snippets_digest(dirs: list[Path]) -> str:
+    """sha256 over the drawing code and every ``*.py`` in the snippet folders (names
+    and bytes): any edit there changes every figure's cache key."""
+    h = hashlib.sha256(Path(__file__).read_bytes() + _WORKER.read_bytes())
     for d in dirs:
-        h.update(b"\0dir\0" + d.encode())
-        base = Path(d)
-        if not base.is_dir():
-            continue
-        for path in sorted(base.glob("*.py")):
+        h.update(b"\0dir\0" + str(d).encode())
+        for path in sorted(Path(d).glob("*.py")) if Path(d).is_dir() else []:
             data = path.read_bytes()
             h.update(b"\0file\0" + path.name.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
     return h.hexdigest()
@@ -96,6 +97,71 @@ def snippets_digest(dirs: list[str]) -> str:
 def cache_key(target: str, digest: str) -> str:
     """The cache file stem for ``target`` given :func:`snippets_digest`."""
     return hashlib.sha256(f"{target}\0{digest}".encode()).hexdigest()
+
+
+def draw(targets: list[str], dirs: list[Path]) -> dict[str, str]:
+    """Call each figure function in one child process; {target: svg or error text}.
+
+    An error comes back as text starting with ``error: ``.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
+    proc = subprocess.run(
+        [sys.executable, "-m", "journal_tools.figure_worker"],
+        input=json.dumps(targets), capture_output=True, text=True, env=env,
+    )
+    if proc.returncode != 0:
+        return {t: f"error: the figure process failed: {proc.stderr.strip()[-400:]}" for t in targets}
+    return json.loads(proc.stdout)
+
+
+def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None) -> dict[str, str]:
+    """Every figure of ``refs`` as SVG: from the cache, or drawn (all misses in one process).
+
+    Raises FigureError naming the first figure line whose drawing failed.
+    """
+    targets = sorted({r.target for r in refs})
+    if not targets:
+        return {}
+    digest = snippets_digest(dirs)
+    found: dict[str, str] = {}
+    for target in targets:
+        svg = _cache_read(cache_dir, cache_key(target, digest)) if cache_dir else None
+        if svg is not None:
+            found[target] = svg
+    missing = [t for t in targets if t not in found]
+    drawn = draw(missing, dirs) if missing else {}
+    for ref in refs:
+        result = found.get(ref.target) or drawn.get(ref.target, "error: not drawn")
+        if result.startswith("error: "):
+            raise FigureError(f"{ref.path}:{ref.line}: {result[len('error: '):]}")
+        found[ref.target] = result
+    if cache_dir:
+        for target in missing:
+            _cache_write(cache_dir, cache_key(target, digest), found[target])
+    return found
+
+
+def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
+    """Replace each figure line (outside code fences) with its inlined figure."""
+    refs = {r.line: r for r in find_figures(markdown, path)}
+    if not refs:
+        return markdown
+    out: list[str] = []
+    for n, line in enumerate(markdown.split("\n"), start=1):
+        ref = refs.get(n)
+        if ref is None:
+            out.append(line)
+            continue
+        if ref.target not in svgs:
+            raise FigureError(f"{path}:{n}: figure {ref.target} was not prepared")
+        parts = ['<figure class="journal-figure">', svgs[ref.target]]
+        if ref.caption:
+            parts.append(f"<figcaption>{html.escape(ref.caption)}</figcaption>")
+        parts.append("</figure>")
+        # Blank lines around: Markdown treats it as one raw HTML block.
+        out.extend(["", *parts, ""])
+    return "\n".join(out)
 
 
 def _cache_read(cache_dir: Path, key: str) -> str | None:
@@ -111,100 +177,3 @@ def _cache_write(cache_dir: Path, key: str, svg: str) -> None:
         atomic.write_bytes(cache_dir / f"{key}.svg", svg.encode("utf-8"))
     except OSError:
         pass  # a read-only tree still builds, just without the cache
-
-
-def _call(target: str, dirs: list[str]) -> str:
-    module_name, _, func_name = target.rpartition(".")
-    if not module_name:
-        raise FigureError(f"{target!r} is not module.function")
-    for d in reversed(dirs):
-        if d not in sys.path:
-            sys.path.insert(0, d)
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise FigureError(f"cannot import {module_name!r} from {', '.join(dirs)}: {exc}") from None
-    func = getattr(module, func_name, None)
-    if not callable(func):
-        raise FigureError(f"{module_name} has no function {func_name!r}")
-    try:
-        svg = func()
-    except Exception as exc:  # the page names the culprit; the traceback is in the tests
-        raise FigureError(f"{target}() raised {type(exc).__name__}: {exc}") from None
-    if not isinstance(svg, str) or not svg.lstrip().startswith("<svg"):
-        raise FigureError(f"{target}() must return SVG text starting with <svg")
-    if "aria-label=" not in svg.split(">", 1)[0]:
-        raise FigureError(f"{target}() returned an SVG without aria-label (its accessible name)")
-    return svg.strip()
-
-
-def expand_figures(
-    markdown: str,
-    *,
-    dirs: list[str],
-    src_path: str,
-    source: str | None = None,
-    cache_dir: str | Path | None = None,
-) -> str:
-    """Replace each figure line (outside code fences) with the inlined figure.
-
-    ``source``: the whole file, front matter included, for error line numbers.
-    ``cache_dir``: the on-disk SVG cache (None: no disk cache).
-    """
-    out: list[str] = []
-    digest = snippets_digest(dirs) if cache_dir is not None else None
-    fence: str | None = None
-    cache: dict[str, str] = {}
-    for lineno, line in enumerate(markdown.split("\n"), start=1):
-        m = _FENCE.match(line)
-        if m:
-            mark = m.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark):].strip():
-                fence = None
-            out.append(line)
-            continue
-        fm = None if fence is not None else FIGURE_LINE.match(line)
-        if fm is None:
-            out.append(line)
-            continue
-        target = fm["target"]
-        try:
-            svg = cache.get(target)
-            if svg is None and cache_dir is not None:
-                key = cache_key(target, digest)
-                svg = _cache_read(Path(cache_dir), key)
-                if svg is None:
-                    svg = _call(target, dirs)
-                    _cache_write(Path(cache_dir), key, svg)
-            elif svg is None:
-                svg = _call(target, dirs)
-        except FigureError as exc:
-            if source is not None and line in source.split("\n"):
-                lineno = source.split("\n").index(line) + 1
-            raise FigureError(f"{src_path}:{lineno}: {exc}") from None
-        cache[target] = svg
-        caption = fm["caption"]
-        parts = ['<figure class="journal-figure">', svg]
-        if caption:
-            parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
-        parts.append("</figure>")
-        # Blank lines around: Markdown treats it as one raw HTML block.
-        out.extend(["", *parts, ""])
-    return "\n".join(out)
-
-
-def on_page_markdown(markdown: str, *, config, src_path: str, source: str | None = None) -> str:
-    """The MkDocs event, called from journal_tools/hooks.py."""
-    if "journal:figure" not in markdown:
-        return markdown
-    from mkdocs.exceptions import PluginError
-
-    dirs = snippet_dirs(config)
-    forget_snippet_modules(dirs)  # a serve rebuild sees edited snippets
-    cache_dir = Path(config.config_file_path).resolve().parent / CACHE_DIR
-    try:
-        return expand_figures(markdown, dirs=dirs, src_path=src_path, source=source, cache_dir=cache_dir)
-    except FigureError as exc:
-        raise PluginError(str(exc)) from None

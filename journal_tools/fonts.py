@@ -6,7 +6,8 @@ installs the npm package ``@fontsource/noto-sans-math`` (Noto Sans Math: it
 has an OpenType MATH table, so browsers lay out MathML fractions, roots and
 stretchy brackets with it) into ``.cache/fonts/``. The MkDocs hook copies the
 font files into the built site at ``assets/fonts/``; without them the
-stylesheet falls back to the reader's own math font.
+stylesheet falls back to the reader's own math font. ``root`` is always the
+journal's folder (the one holding mkdocs.yml), never this package's.
 
 Note: fontsource names its only file "latin", but the file holds the whole
 font (math italic letters, operators, the MATH table); the site's @font-face
@@ -35,7 +36,6 @@ from journal_tools import atomic
 
 PACKAGE = "@fontsource/noto-sans-math"
 VERSION = "5.3.0"
-REPO_ROOT = Path(__file__).resolve().parent.parent
 CACHE_DIR = Path(".cache") / "fonts"
 SITE_FONT_DIR = Path("assets") / "fonts"
 FONT_SUFFIXES = (".woff2", ".woff")
@@ -66,11 +66,11 @@ SUBSET_RANGES = (
 SUBSET_RULES = "v1 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH"
 
 
-def package_dir(root: Path = REPO_ROOT) -> Path:
+def package_dir(root: Path) -> Path:
     return root / CACHE_DIR / "node_modules" / PACKAGE / "files"
 
 
-def font_files(root: Path = REPO_ROOT) -> list[Path]:
+def font_files(root: Path) -> list[Path]:
     """The installed woff2/woff files (empty if the font is not installed)."""
     files_dir = package_dir(root)
     if not files_dir.is_dir():
@@ -128,7 +128,7 @@ def subset_font(source: Path, flavor: str | None) -> bytes:
     return buf.getvalue()
 
 
-def subset_files(root: Path = REPO_ROOT) -> list[Path]:
+def subset_files(root: Path) -> list[Path]:
     """The subset font files, written (or rewritten) if missing or stale.
 
     Empty if the font is not installed. If subsetting fails (say fontTools
@@ -165,7 +165,7 @@ def subset_files(root: Path = REPO_ROOT) -> list[Path]:
     return wanted
 
 
-def copy_to_site(site_dir: str | Path, root: Path = REPO_ROOT) -> list[Path]:
+def copy_to_site(site_dir: str | Path, root: Path) -> list[Path]:
     """Copy the (subset) font files into ``site_dir/assets/fonts``; return the copies."""
     sources = subset_files(root) or font_files(root)
     if not sources:
@@ -180,7 +180,7 @@ def copy_to_site(site_dir: str | Path, root: Path = REPO_ROOT) -> list[Path]:
     return copies
 
 
-def install(root: Path = REPO_ROOT) -> int:
+def install(root: Path) -> int:
     npm = shutil.which("npm")
     if npm is None:
         print(
@@ -223,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     if args != ["install"]:
         print("usage: python -m journal_tools.fonts install", file=sys.stderr)
         return 2
-    return install()
+    from journal_tools.settings import find_root
+
+    return install(find_root())
 
 
 if __name__ == "__main__":

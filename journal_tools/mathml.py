@@ -1,131 +1,66 @@
-"""LaTeX to MathML at build time.
+"""LaTeX to MathML Core, one formula at a time (the ``math-core`` package).
 
-`pymdownx.arithmatex` (with ``generic: true``) leaves formulas in the HTML as
-
-    <span class="arithmatex">\\(...\\)</span>     inline
-    <div class="arithmatex">\\[...\\]</div>       display
-
-with the TeX HTML-escaped. :func:`render_math` replaces each of them with
-MathML Core made by the ``math-core`` package, so the reader's browser renders
-the math natively: no script, no web request.
-
-A formula that does not convert stops the caller with :class:`MathError`,
-which names the source file, the line of the formula and the reason.
+The Markdown extension (``journal_tools.markdown_math``) calls
+:func:`tex_to_mathml` for every formula of every page, excerpt and feed
+description; the notebook pages reach it through the same extension. A
+formula that does not convert raises :class:`MathError`, which names the
+source file, the line of the formula and math-core's reason ("at character N").
 """
 
 from __future__ import annotations
 
-import html as html_lib
-import re
-
 import math_core
 
-__all__ = ["MathError", "render_math", "tex_to_mathml"]
+__all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 
 # One converter for the whole process: it is cheap to call (microseconds a
 # formula). Local state per formula, so a page's \def or \tag cannot leak into
 # the next page.
 _CONVERTER = math_core.LatexToMathML(fancy_error=False)
 
-# arithmatex's generic output. The TeX inside is escaped, so it holds no "<"
-# and the first closing tag of the same name ends the formula.
-_ARITHMATEX = re.compile(
-    r'<(?P<tag>span|div) class="arithmatex">(?P<body>.*?)</(?P=tag)>',
-    re.DOTALL,
-)
-_INLINE = re.compile(r"\A\\\((?P<tex>.*)\\\)\Z", re.DOTALL)
-_DISPLAY = re.compile(r"\A\\\[(?P<tex>.*)\\\]\Z", re.DOTALL)
-
 # Class of the wrapper around display math (scrolls sideways on narrow
 # screens; see docs/stylesheets/journal.css).
 DISPLAY_CLASS = "math-display"
 
 
-class MathError(Exception):
+class MathError(ValueError):
     """A formula that math-core cannot convert.
 
     Attributes: ``tex`` (the formula), ``line`` (1-based line of its first
-    occurrence in the Markdown source, or None), ``reason`` (math-core's
-    message), ``src_path`` (the file named in the message).
+    occurrence in the source, or None), ``reason`` (math-core's message),
+    ``src_path`` (the file named in the message, or None).
     """
 
-    def __init__(self, *, tex: str, line: int | None, reason: str, src_path: str):
-        self.tex = tex
-        self.line = line
-        self.reason = reason
-        self.src_path = src_path
-        where = src_path if line is None else f"{src_path}:{line}"
+    def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None):
+        self.tex, self.reason, self.src_path, self.line = tex, reason, src_path, line
+        where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
         formula = " ".join(tex.split())  # one line, even for display math
-        super().__init__(f"{where}: bad TeX in formula '{formula}': {reason}")
+        super().__init__(f"{where}bad TeX in formula '{formula}': {reason}")
+
+    def located(self, src_path: str, source: str | None) -> MathError:
+        """The same error naming ``src_path`` and the formula's line in ``source``."""
+        return MathError(tex=self.tex, reason=self.reason, src_path=src_path, line=find_line(self.tex, source))
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:
-    """Convert one formula (unescaped TeX) to a ``<math>`` element.
+    """Convert one formula (unescaped TeX) to a ``<math>`` element; MathError on bad TeX."""
+    try:
+        return _CONVERTER.convert_with_local_state(tex, displaystyle=display)
+    except math_core.LatexError as exc:
+        raise MathError(tex=tex, reason=str(exc)) from None
 
-    Raises ``math_core.LatexError`` on bad TeX.
-    """
-    return _CONVERTER.convert_with_local_state(tex, displaystyle=display)
 
-
-def find_line(tex: str, markdown_source: str | None) -> int | None:
-    """1-based line where ``tex`` first occurs in ``markdown_source``.
+def find_line(tex: str, source: str | None) -> int | None:
+    """1-based line where ``tex`` first occurs in ``source``.
 
     Tries the whole formula, then its first non-blank line (display math in an
     indented block has its lines re-indented in the source). None if absent.
     """
-    if not markdown_source:
+    if not source:
         return None
-    candidates = [tex.strip()]
     lines = [ln.strip() for ln in tex.splitlines() if ln.strip()]
-    if lines:
-        candidates.append(lines[0])
-    for needle in candidates:
-        if not needle:
-            continue
-        pos = markdown_source.find(needle)
+    for needle in [tex.strip(), *lines[:1]]:
+        pos = source.find(needle) if needle else -1
         if pos >= 0:
-            return markdown_source.count("\n", 0, pos) + 1
+            return source.count("\n", 0, pos) + 1
     return None
-
-
-def render_math(html: str, *, src_path: str, markdown_source: str | None = None) -> str:
-    """Return ``html`` with every arithmatex span/div replaced by MathML.
-
-    Inline math becomes ``<math>``; display math becomes
-    ``<div class="math-display"><math display="block">...</math></div>``.
-    Raises :class:`MathError` naming ``src_path`` and the line of the formula
-    in ``markdown_source`` (first occurrence; None when not found).
-    """
-
-    def replace(match: re.Match[str]) -> str:
-        tag, body = match["tag"], match["body"]
-        pattern = _DISPLAY if tag == "div" else _INLINE
-        delimited = pattern.match(body)
-        if delimited is None:
-            # arithmatex always writes these delimiters; anything else means a
-            # change upstream that must not slip through as raw TeX.
-            tex = html_lib.unescape(body)
-            raise MathError(
-                tex=tex,
-                line=find_line(tex, markdown_source),
-                reason=f"unexpected arithmatex output {body[:40]!r}",
-                src_path=src_path,
-            )
-        tex = html_lib.unescape(delimited["tex"])
-        display = tag == "div"
-        try:
-            mathml = tex_to_mathml(tex, display=display)
-        except math_core.LatexError as exc:
-            raise MathError(
-                tex=tex,
-                line=find_line(tex, markdown_source),
-                reason=str(exc),
-                src_path=src_path,
-            ) from None
-        if display:
-            return f'<div class="{DISPLAY_CLASS}">{mathml}</div>'
-        return mathml
-
-    if 'class="arithmatex"' not in html:
-        return html
-    return _ARITHMATEX.sub(replace, html)

@@ -62,13 +62,29 @@ def imported_snippets(notebook: Path, snippets_dir: Path) -> list[Path]:
     return [found[name] for name in sorted(found)]
 
 
-def install(snippets_dir: Path) -> None:
-    """Make mkdocs-jupyter's cache key cover the imported snippets (idempotent)."""
+# The cached entry holds the rendered HTML, Markdown cells included: the code
+# that renders them (and the site's Markdown settings) is part of the key too.
+_RENDERERS = ("notebooks.py", "markdown_math.py", "mathml.py")
+
+
+def renderer_digest(markdown_settings: str) -> bytes:
+    """sha256 of the modules that render notebook Markdown and the site's Markdown settings."""
+    h = hashlib.sha256(markdown_settings.encode())
+    here = Path(__file__).parent
+    for name in _RENDERERS:
+        h.update(name.encode() + b"\0" + (here / name).read_bytes())
+    return h.digest()
+
+
+def install(snippets_dir: Path, markdown_settings: str = "") -> None:
+    """Make mkdocs-jupyter's cache key cover the imported snippets and the renderer (idempotent)."""
     current = jupyter_plugin._compute_cache_key
     original = getattr(current, "journal_original", current)
+    renderer = renderer_digest(markdown_settings)
 
     def compute_cache_key(nb_path, config, exec_nb):
         hasher = hashlib.sha256(original(nb_path, config, exec_nb).encode())
+        hasher.update(renderer)
         for path in imported_snippets(Path(nb_path), snippets_dir):
             hasher.update(path.name.encode() + b"\0" + path.read_bytes())
         return hasher.hexdigest()

@@ -2,16 +2,18 @@
 
 mkdocs-jupyter renders ``docs/notebooks/*.py`` (jupytext percent scripts)
 through nbconvert. Its HTML differs from a Markdown page in four ways this
-module corrects, in ``on_page_content``:
+module corrects (called from the plugin):
 
 1. Weight: about 590 KB of JupyterLab CSS inlined in ``<style>`` blocks, plus
    MathJax and Mermaid loader scripts. They are removed; the few rules the
    page needs are in ``docs/stylesheets/notebook.css``, written against
    Material's colour variables so they follow the light and dark themes.
-2. Math: nbconvert leaves ``$...$`` and ``$$...$$`` raw in Markdown cells.
-   They are wrapped the way pymdownx.arithmatex does and handed to
-   :func:`journal_tools.mathml.render_math`, so notebook math is the same
-   build-time MathML as everywhere else (and bad TeX fails the build).
+2. Markdown cells: nbconvert renders them with mistune, which leaves
+   ``$...$`` raw and makes heading ids of its own (so TOC links break on
+   headings with inline code). :func:`install_markdown` makes mkdocs-jupyter's
+   exporter render them with the site's own Python-Markdown settings instead:
+   the same math extension as every page (bad TeX fails the build), the same
+   heading ids as the TOC mkdocs-jupyter builds with Python-Markdown.
 3. Links: Markdown cells link to entries by their source path
    (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
    are, so they are resolved here to the pages' URLs (an unknown target fails
@@ -28,10 +30,10 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from journal_tools.mathml import MathError, render_math
+from journal_tools.settings import Settings
 
-__all__ = ["NotebookError", "is_notebook_page", "strip_jupyter_assets", "wrap_notebook_math",
-           "resolve_md_links", "on_page_content"]
+__all__ = ["NotebookError", "install_markdown", "is_notebook_page", "on_page_content",
+           "resolve_md_links", "strip_jupyter_assets"]
 
 
 class NotebookError(Exception):
@@ -42,6 +44,11 @@ def is_notebook_page(page) -> bool:
     src = page.file.src_uri
     return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
 
+
+# The regexes below read HTML because what they match is nbconvert's own
+# template output, fixed by the pinned versions: exact strings, not arbitrary
+# HTML. Parsing and re-serialising the whole page would rewrite every other
+# byte of it (attribute quoting, entities, MathML) to change these few.
 
 # -- 1. weight ---------------------------------------------------------------
 
@@ -83,36 +90,34 @@ def strip_jupyter_assets(html: str) -> str:
     return _WHITESPACE_SPAN.sub(r"\1", html)
 
 
-# -- 2. math -----------------------------------------------------------------
+# -- 2. Markdown cells -------------------------------------------------------
 
-# A rendered Markdown cell: nbconvert writes no nested <div> inside it.
-_MARKDOWN_CELL = re.compile(
-    r'(?P<open><div class="[^"]*\bjp-RenderedMarkdown\b[^"]*"[^>]*>)(?P<body>.*?)(?P<close></div>)',
-    re.DOTALL,
-)
-# Parts of a cell that are never math: code spans and blocks.
-_VERBATIM = re.compile(r"(<pre\b.*?</pre>|<code\b.*?</code>)", re.DOTALL)
-_DISPLAY_PARA = re.compile(r"<p>\s*\$\$(?P<tex>.+?)\$\$\s*</p>", re.DOTALL)
-_DISPLAY = re.compile(r"\$\$(?P<tex>.+?)\$\$", re.DOTALL)
-_INLINE = re.compile(r"(?<![\\$])\$(?!\s)(?P<tex>[^$]+?)(?<![\s\\])\$(?!\$)")
+_INSTALLED = {}
 
 
-def _wrap_text(text: str) -> str:
-    text = _DISPLAY_PARA.sub(lambda m: f'<div class="arithmatex">\\[{m["tex"]}\\]</div>', text)
-    text = _DISPLAY.sub(lambda m: f'<div class="arithmatex">\\[{m["tex"]}\\]</div>', text)
-    return _INLINE.sub(lambda m: f'<span class="arithmatex">\\({m["tex"]}\\)</span>', text)
+def install_markdown(settings: Settings) -> None:
+    """Render notebook Markdown cells with the site's Markdown (idempotent per settings).
 
+    mkdocs-jupyter 0.26.3 (pinned) builds nbconvert's ``HTMLExporter`` inside
+    ``nb2html`` with no setting for the Markdown renderer, but looks the class
+    up as a module global at each call, so a subclass is put there.
+    """
+    from jinja2 import pass_context
+    from mkdocs_jupyter import nbconvert2
 
-def wrap_notebook_math(html: str) -> str:
-    """Wrap ``$...$`` / ``$$...$$`` of Markdown cells as arithmatex's generic
-    output (TeX stays HTML-escaped, as nbconvert wrote it)."""
+    original = _INSTALLED.setdefault("exporter", nbconvert2.HTMLExporter)
 
-    def cell(m: re.Match[str]) -> str:
-        parts = _VERBATIM.split(m["body"])
-        body = "".join(p if i % 2 else _wrap_text(p) for i, p in enumerate(parts))
-        return m["open"] + body + m["close"]
+    class SiteMarkdownExporter(original):
+        _md = None
 
-    return _MARKDOWN_CELL.sub(cell, html)
+        @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
+        def markdown2html(self, context, source):
+            """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
+            if self._md is None:
+                self._md = settings.markdown()
+            return self._md.reset().convert(source)
+
+    nbconvert2.HTMLExporter = SiteMarkdownExporter
 
 
 # -- 3. links ----------------------------------------------------------------
@@ -164,20 +169,13 @@ def _add_download_link(html: str, name: str) -> str:
 
 # -- the event -------------------------------------------------------------------
 
-def on_page_content(html: str, *, page, config, files, src_path: str) -> str:
-    """Called from journal_tools/hooks.py for every page; acts on notebook pages."""
-    if not is_notebook_page(page):
-        return html
+def on_page_content(html: str, *, page, config, files, rel: str) -> str:
+    """Fit a notebook page's HTML to the site (called from the plugin for notebook pages)."""
     from mkdocs.exceptions import PluginError
 
     html = strip_jupyter_assets(html)
     try:
         html = resolve_md_links(html, page=page, files=files)
     except NotebookError as exc:
-        raise PluginError(f"{src_path}: {exc}") from None
-    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-    try:
-        html = render_math(wrap_notebook_math(html), src_path=src_path, markdown_source=source)
-    except MathError as exc:
-        raise PluginError(str(exc)) from None
+        raise PluginError(f"{rel}: {exc}") from None
     return _add_download_link(html, write_ipynb(page, config))

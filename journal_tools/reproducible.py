@@ -2,9 +2,9 @@
 
 MkDocs (sitemap ``<lastmod>``, the gzip header of sitemap.xml.gz) and
 mkdocs-rss-plugin (the feeds' ``lastBuildDate`` and ``pubDate``) stamp the
-build with the current time unless ``SOURCE_DATE_EPOCH`` is set. ``on_startup``
-runs before any plugin's ``on_config`` and sets it, when unset, to the commit
-time of HEAD, so two builds of one checkout are byte-identical (tested in
+build with the current time unless ``SOURCE_DATE_EPOCH`` is set. The plugin
+calls :func:`pin_build_date` first thing in its ``on_config`` (before every
+other plugin's) to set it, when unset, to the commit time of HEAD, so two builds of one checkout are byte-identical (tested in
 tests/test_reproducible.py) and a rebuild of an old commit gives the old site.
 Outside a git checkout (a temp copy, an unpacked tarball) nothing is pinned.
 """
@@ -15,10 +15,11 @@ import os
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+__all__ = ["last_commit_epoch", "pin_build_date"]
 
 
-def last_commit_epoch(root: Path = ROOT) -> str | None:
+def last_commit_epoch(root: Path) -> str | None:
+    """HEAD's commit time (seconds since the epoch) of the checkout at ``root``, or None."""
     try:
         out = subprocess.run(
             ["git", "log", "-1", "--format=%ct"],
@@ -29,8 +30,9 @@ def last_commit_epoch(root: Path = ROOT) -> str | None:
     return out if out.isdigit() else None
 
 
-def on_startup(*, command, dirty):
+def pin_build_date(root: Path) -> None:
+    """Set SOURCE_DATE_EPOCH to HEAD's commit time, unless it is set already."""
     if not os.environ.get("SOURCE_DATE_EPOCH"):
-        epoch = last_commit_epoch()
+        epoch = last_commit_epoch(root)
         if epoch:
             os.environ["SOURCE_DATE_EPOCH"] = epoch

@@ -2,10 +2,12 @@
 
 For each page it collects:
 - ``page.md::render``: the page rendered with the site's own Markdown settings;
-  every formula must convert to MathML, and the number of Python code blocks a
-  reader sees must equal the number of fences the tests run (nothing silently
-  skipped);
+  every formula must convert to MathML, and the number of Python and shell
+  code blocks a reader sees must equal the number of fences the tests run
+  (nothing silently skipped);
 - ``page.md::line N``: a code block (with its ``cont`` blocks), run on its own;
+  a post's front matter and excerpt separator are checked first, so a bad date
+  is one failure of this page;
 - or ``page.md::page``: all blocks, top to bottom in one namespace, when the
   page's front matter says ``doctest: page``.
 
@@ -19,11 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from journal_tools.frontmatter import FrontMatterError
+from journal_tools.includes import IncludeError
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
-from journal_tools.snippet_map import SnippetIncludeError
+from journal_tools.settings import ConfigError, Settings
+from journal_tools.validate import check_post
 
 _UPDATES = pytest.StashKey[list]()
 
@@ -45,19 +50,40 @@ def pytest_configure(config):
         raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
 
 
+_SETTINGS = pytest.StashKey[Settings]()
+
+
+def _settings(config) -> Settings | None:
+    """The journal's settings (mkdocs.yml at pytest's rootdir), or None where there is none."""
+    if _SETTINGS not in config.stash:
+        config_file = Path(config.rootpath) / "mkdocs.yml"
+        config.stash[_SETTINGS] = Settings.load(config_file) if config_file.is_file() else None
+    return config.stash[_SETTINGS]
+
+
 def pytest_collect_file(file_path: Path, parent):
-    docs = Path(parent.config.rootpath) / "docs"
-    if file_path.suffix == ".md" and docs in file_path.parents:
+    """Every Markdown page under the journal's docs_dir is a test file."""
+    if file_path.suffix != ".md":
+        return None
+    try:
+        settings = _settings(parent.config)
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if settings is not None and settings.docs_dir in file_path.resolve().parents:
         return PageFile.from_parent(parent, path=file_path)
     return None
 
 
 class PageFile(pytest.File):
+    """One page: its render check, then its code blocks (or the page as one chain)."""
+
     def collect(self):
-        root = Path(self.config.rootpath)
+        settings = _settings(self.config)
         try:
-            page = parse_page(self.path, root)
-        except (PageError, SnippetIncludeError) as exc:
+            if settings.is_post(self.path):
+                check_post(self.path.read_text(encoding="utf-8-sig"), settings.rel(self.path), settings)
+            page = parse_page(self.path, settings)
+        except (PageError, IncludeError, FrontMatterError) as exc:
             yield BrokenPage.from_parent(self, name="page", message=str(exc))
             return
         yield RenderItem.from_parent(self, name="render", page=page)
@@ -96,8 +122,8 @@ class RenderItem(_PageItem):
         self.page = page
 
     def runtest(self):
-        self.user_properties.append(("pagetest_fences", self.page.python_fences))
-        check_render(self.page, Path(self.config.rootpath))
+        self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
+        check_render(self.page, _settings(self.config))
 
 
 class ChainItem(_PageItem):
@@ -122,6 +148,8 @@ class ChainItem(_PageItem):
             self.config.stash[_UPDATES].extend(updates)
         if result.results and len(result.skipped) == len(result.results):
             pytest.skip("; ".join(skipped))
+        if result.results and len(result.xfailed) == len(result.results):
+            pytest.xfail("; ".join(r.reason for r in result.xfailed))
 
 
 class _Tally:
@@ -159,7 +187,7 @@ class _Tally:
         tr = terminalreporter
         tr.section("page doc-tests")
         tr.write_line(
-            f"executed {self.run} of {self.fences} Python code blocks on {self.pages} pages"
+            f"executed {self.run} of {self.fences} code blocks on {self.pages} pages"
             + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
         )
         for skip in self.skips:

@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from journal_tools.pagetest.parse import Page, Step
-from journal_tools.snippet_map import Origin
+from journal_tools.includes import Origin
 
 # A number standing alone: not the 0 of "SoftmaxBackward0" nor part of "x.y.z".
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])")

@@ -1,58 +1,50 @@
-"""Turn a Markdown page into the code the tests run.
+"""Turn a Markdown page into the steps the tests run.
 
-Steps:
-1. expand snippet includes exactly as the build does (``snippet_map``);
-2. make every fence a reader sees as Python visible to pytest-codeblocks'
-   parser: its parser only takes an info string of exactly ``python``, so
-   ``py``, ``python title="x.py"`` and friends are rewritten to ``python`` on a
-   copy of the page (line count unchanged, so its line numbers still hold);
-3. let pytest-codeblocks' parser read that copy, so its marker vocabulary
-   (``cont``, ``expected-output``, ``importorskip``, ``pytest.mark.*``) means
-   what its documentation says;
-4. recover what the parser does not keep: where each fence is (its ``cont``
-   merges code and loses line numbers), which fence is an expected output,
-   and the journal's own ``<!-- journal:expected-math -->`` marker.
+1. Snippet includes are expanded exactly as the build does (``includes``).
+2. Fences come from the one fence scanner (``fences``).
+3. Markers keep pytest-codeblocks' vocabulary and meaning (HTML comments on
+   their own lines, read top to bottom): ``<!--pytest-codeblocks:cont-->``
+   before a fence continues the previous block; ``:expected-output`` and
+   ``:expected-output-ignore-whitespace`` after a block make the next fence its
+   expected stdout; ``:importorskip(module)``; any ``<!--pytest.mark.X(...)-->``
+   (skip, skipif, xfail) applies to the next block. The journal adds
+   ``<!-- journal:expected-math -->``: the next ``$$`` formula's matrix
+   numbers must equal what the block before it printed.
+
+pytest-codeblocks' own parser is not used: it reads only backtick fences whose
+info string is exactly ``python``, loses line numbers when it merges ``cont``
+blocks, and cannot tell an expected-output fence from code (see the README's
+table of differences). Each mark is evaluated once, here.
 """
 
 from __future__ import annotations
 
-import io
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-from pytest_codeblocks import extract_from_buffer
+import pytest
 
-from journal_tools.snippet_map import ExpandedPage, Origin, expand_page
+from journal_tools import frontmatter
+from journal_tools.fences import Fence, FenceError, scan
+from journal_tools.includes import ExpandedPage, Origin, expand
+from journal_tools.settings import Settings
 
-PYTHON_LANGS = {"python", "py", "python3", "py3"}
-MATH_MARKER = re.compile(r"^\s*<!--\s*journal:expected-math\s*-->\s*$")
-_CODEBLOCKS_MARKER = re.compile(r"^\s*<!--[-\s]*pytest-codeblocks:(.*)-->\s*$")
-_MARK_MARKER = re.compile(r"^\s*<!--[-\s]*pytest\.mark\..*-->\s*$")
+PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
+SHELL_LANGS = frozenset({"sh", "bash"})
+RUN_LANGS = PYTHON_LANGS | SHELL_LANGS
 DOCTEST_MODES = ("block", "page")
+MATH_MARKER = re.compile(r"^\s*<!--\s*journal:expected-math\s*-->\s*$")
+_CODEBLOCKS_MARKER = re.compile(r"^\s*<!--[-\s]*pytest-codeblocks:(?P<keyword>.*?)[-\s]*-->\s*$")
+_MARK_MARKER = re.compile(r"^\s*<!--[-\s]*(?P<mark>pytest\.mark\..*?)[-\s]*-->\s*$")
+_IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.*)\)")
+_EXPECTED = ("expected-output", "expected-output-ignore-whitespace")
+NEEDS_REASON = ("skip", "skipif", "xfail")
 
 
 class PageError(Exception):
     """A page cannot be tested as written; the message names the page and line."""
-
-
-@dataclass
-class Fence:
-    """A backtick fence in the expanded page (indices are 0-based expanded lines)."""
-
-    start: int
-    end: int
-    info: str
-    indent: int
-
-    @property
-    def lang(self) -> str:
-        return fence_lang(self.info)
-
-    @property
-    def body(self) -> range:
-        return range(self.start + 1, self.end)
 
 
 @dataclass
@@ -75,235 +67,236 @@ class MathCheck:
 
 @dataclass
 class Step:
-    """One code block as pytest-codeblocks sees it: a fence plus its ``cont`` fences."""
+    """One code block: a fence plus the ``cont`` fences that continue it."""
 
     parts: list[Part]
-    syntax: str
-    marks: list[str] = field(default_factory=list)
+    lang: str
+    origin: Origin  # the opening fence line
+    marks: list[pytest.MarkDecorator] = field(default_factory=list)
     importorskip: str | None = None
+    expected_fence: Fence | None = None
     expected_output: str | None = None
     expected_ignore_whitespace: bool = False
-    expected_fence: Fence | None = None
     math: MathCheck | None = None
 
     @property
-    def origin(self) -> Origin:
-        return self.parts[0].origins[0] if self.parts[0].origins else Origin("?", 0)
+    def runs(self) -> bool:
+        """Does the test run this block (Python or shell)?"""
+        return self.lang in RUN_LANGS
 
     @property
-    def line(self) -> int:
-        """The page line of the opening fence (pytest-codeblocks' test id number)."""
-        return self.parts[0].fence.start + 1
+    def code(self) -> str:
+        """The whole block, cont parts included (a shell step runs as one script)."""
+        return "".join(p.code for p in self.parts)
+
+    def mark(self, name: str) -> pytest.Mark | None:
+        """The first mark called ``name`` (skip, skipif, xfail), if any."""
+        return next((d.mark for d in self.marks if d.mark.name == name), None)
 
 
 @dataclass
 class Page:
+    """A page ready to run: its expanded lines and its runnable steps, in page order."""
+
     path: str  # relative to the project root
     expanded: ExpandedPage
     mode: str
-    steps: list[Step]  # Python steps only, in page order
-    python_fences: int  # every Python fence, including cont and output fences
-    other_steps: list[Step]  # shell and other collected-language blocks (not run)
+    steps: list[Step]
+    fences: list[Fence]
 
     def where(self, expanded_index: int) -> Origin:
+        """The page (or snippet) line behind an expanded line."""
         return self.expanded.origins[expanded_index]
 
-
-def fence_lang(info: str) -> str:
-    """The language of a fence info string: 'py', '{.python .x}', 'python title="a.py"'."""
-    info = info.strip()
-    if info.startswith("{"):
-        info = info.strip("{} ")
-    first = info.split()[0] if info.split() else ""
-    return first.lstrip(".").lower()
+    def count(self, langs: frozenset[str]) -> int:
+        """Fences in ``langs`` a reader sees (cont parts included, expected outputs not)."""
+        return sum(1 for s in self.steps for p in s.parts if p.fence.lang in langs)
 
 
-def scan_fences(lines: list[str], expanded: ExpandedPage) -> list[Fence]:
-    """Backtick fences, found with the same rules as pytest-codeblocks' parser.
+@dataclass
+class _Pending:
+    """Markers read since the last fence."""
 
-    Its parser opens a fence at any line whose stripped text starts with ```
-    and closes it at the first line starting with as many backticks; using the
-    same rules here keeps this list and the parser's blocks in step.
-    """
-    fences = []
-    i = 0
-    while i < len(lines):
-        stripped = lines[i].lstrip()
-        if stripped.startswith("```"):
-            ticks = len(stripped) - len(stripped.lstrip("`"))
-            info = stripped[ticks:].strip()
-            j = i + 1
-            while j < len(lines) and lines[j].lstrip()[:ticks] != "`" * ticks:
-                j += 1
-            if j == len(lines):
-                raise PageError(f"{expanded.origins[i].describe()}: a ``` fence opened here is never closed")
-            fences.append(Fence(i, j, info, len(lines[i]) - len(stripped)))
-            i = j + 1
-        else:
-            i += 1
-    return fences
+    marks: list[pytest.MarkDecorator] = field(default_factory=list)
+    mark_lines: list[int] = field(default_factory=list)
+    importorskip: str | None = None
+    cont: int | None = None  # line of a cont marker
+    expected: tuple[str, int] | None = None  # keyword, line
 
 
-def front_matter(text: str, rel: str) -> dict:
-    if not text.startswith("---"):
-        return {}
-    end = text.find("\n---", 3)
-    if end == -1:
-        return {}
+def parse_page(path: Path, settings: Settings) -> Page:
+    """Read ``path`` into a :class:`Page`; raise PageError (or IncludeError) naming a line."""
+    rel = settings.rel(path)
+    text = path.read_text(encoding="utf-8")
     try:
-        meta = yaml.safe_load(text[3:end]) or {}
-    except yaml.YAMLError as exc:
-        raise PageError(f"{rel}:1: front matter is not valid YAML: {exc}") from None
-    return meta if isinstance(meta, dict) else {}
-
-
-class _LineCounter(io.StringIO):
-    """Counts lines read, so a parser error can name the line it stopped at."""
-
-    lines_read = 0
-
-    def readline(self, *args):
-        line = super().readline(*args)
-        if line:
-            self.lines_read += 1
-        return line
-
-
-def parse_page(page: Path, root: Path) -> Page:
-    rel = str(page.resolve().relative_to(root.resolve()))
-    meta = front_matter(page.read_text(encoding="utf-8"), rel)
-    mode = meta.get("doctest", "block")
+        meta = frontmatter.read(text, rel)
+    except frontmatter.FrontMatterError as exc:
+        raise PageError(str(exc)) from None
+    mode = meta.data.get("doctest", "block")
     if mode not in DOCTEST_MODES:
-        raise PageError(f"{rel}:1: front matter 'doctest: {mode}' must be one of {', '.join(DOCTEST_MODES)}")
-
-    expanded = expand_page(page, root)
+        raise PageError(f"{rel}:{meta.line('doctest')}: 'doctest: {mode}' must be one of {', '.join(DOCTEST_MODES)}")
+    expanded = expand(text, rel, settings)
     lines = expanded.lines
-    fences = scan_fences(lines, expanded)
-
-    # A copy the parser can read: Python-looking fences get the exact info
-    # string `python` it collects. Same number of lines, so line numbers hold.
-    normalised = list(lines)
-    for f in fences:
-        if f.lang in PYTHON_LANGS:
-            normalised[f.start] = " " * f.indent + "`" * _ticks(lines[f.start]) + "python"
-    buffer = _LineCounter("\n".join(normalised) + "\n")
     try:
-        blocks = extract_from_buffer(buffer, max_num_lines=10**7)
-    except RuntimeError as exc:
-        at = expanded.origins[min(buffer.lines_read, len(lines)) - 1]
-        raise PageError(f"{at.describe()}: {exc}") from None
+        fences = scan(lines)
+    except FenceError as exc:
+        raise PageError(f"{expanded.origins[exc.index].describe()}: {exc}") from None
+    steps = _Reader(rel, expanded, fences).read()
+    return Page(rel, expanded, mode, [s for s in steps if s.runs], fences)
 
-    by_start = {f.start: f for f in fences}
-    block_starts = [b.lineno - 1 for b in blocks]
-    steps, others = [], []
-    for n, block in enumerate(blocks):
-        head = by_start[block.lineno - 1]
-        stop = block_starts[n + 1] if n + 1 < len(blocks) else len(lines)
-        members = [f for f in fences if head.start <= f.start < stop]
-        parts, expected_fence = [], None
-        for f in members:
-            if f is not head and _marker_before(lines, f.start, {"expected-output", "expected-output-ignore-whitespace"}):
-                if f.lang in PYTHON_LANGS:
-                    raise PageError(f"{expanded.origins[f.start].describe()}: an expected-output fence is shown as Python; write it as ```text")
-                expected_fence = f
+
+class _Reader:
+    """Walks the expanded lines once, top to bottom, as pytest-codeblocks does."""
+
+    def __init__(self, rel: str, expanded: ExpandedPage, fences: list[Fence]):
+        self.rel, self.expanded, self.lines = rel, expanded, expanded.lines
+        self.fences = {f.start: f for f in fences}
+        self.steps: list[Step] = []
+        self.pending = _Pending()
+
+    def at(self, index: int) -> str:
+        return self.expanded.origins[index].describe()
+
+    def read(self) -> list[Step]:
+        i = 0
+        comment_open = None
+        while i < len(self.lines):
+            line = self.lines[i]
+            if i in self.fences:
+                if comment_open is not None:
+                    raise PageError(f"{self.at(i)}: a code fence inside an HTML comment (opened at line "
+                                    f"{self.expanded.origins[comment_open].line}) is hidden from readers; show it or delete it")
+                fence = self.fences[i]
+                self._fence(fence)
+                i = fence.end + 1
                 continue
-            if f is not head:
-                _check_cont(rel, expanded, lines, head, f)
-            parts.append(_part(lines, expanded, f))
-        step = Step(
-            parts=parts,
-            syntax=head.lang,
-            marks=list(block.marks),
-            importorskip=block.importorskip,
-            expected_output=block.expected_output,
-            expected_ignore_whitespace=block.expected_output_ignore_whitespace,
-            expected_fence=expected_fence,
-        )
-        last = max(members, key=lambda f: f.end)
-        next_fence = next((f.start for f in fences if f.start > last.end), len(lines))
-        step.math = _math_check(rel, expanded, lines, last.end + 1, next_fence)
-        (steps if head.lang in PYTHON_LANGS else others).append(step)
+            if MATH_MARKER.match(line):
+                i = self._math(i)
+                continue
+            if not self._marker(line, i):
+                comment_open = _comment_state(line, i, comment_open)
+            i += 1
+        self._no_dangling_markers()
+        return self.steps
 
-    python_fences = sum(1 for f in fences if f.lang in PYTHON_LANGS)
-    _check_orphan_math_markers(expanded, lines, steps + others)
-    return Page(rel, expanded, mode, steps, python_fences, others)
+    # -- markers --------------------------------------------------------------
 
-
-def _ticks(line: str) -> int:
-    stripped = line.lstrip()
-    return len(stripped) - len(stripped.lstrip("`"))
-
-
-def _part(lines: list[str], expanded: ExpandedPage, f: Fence) -> Part:
-    body = [lines[i][min(f.indent, len(lines[i]) - len(lines[i].lstrip())) :] for i in f.body]
-    return Part(f, "\n".join(body) + ("\n" if body else ""), [expanded.origins[i] for i in f.body])
-
-
-def _marker_before(lines: list[str], index: int, keywords: set[str]) -> bool:
-    """Is the last non-blank line before ``index`` a pytest-codeblocks marker in ``keywords``?"""
-    for line in _comment_lines_before(lines, index):
+    def _marker(self, line: str, i: int) -> bool:
         m = _CODEBLOCKS_MARKER.match(line)
-        if m and m.group(1).strip("- ") in keywords:
+        if m:
+            self._codeblocks_keyword(m["keyword"].strip(), i)
             return True
-    return False
+        m = _MARK_MARKER.match(line)
+        if m:
+            self.pending.marks.append(self._eval_mark(m["mark"], i))
+            self.pending.mark_lines.append(i)
+            return True
+        return False
 
+    def _codeblocks_keyword(self, keyword: str, i: int) -> None:
+        if keyword in _EXPECTED:
+            if not self.steps:
+                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> but no code block before it")
+            if self.steps[-1].expected_fence is not None:
+                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> but the block before it already has an expected output")
+            self.pending.expected = (keyword, i)
+        elif keyword == "cont":
+            if not self.steps:
+                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:cont--> but no code block before it")
+            self.pending.cont = i
+        elif (m := _IMPORTORSKIP.fullmatch(keyword)) is not None:
+            self.pending.importorskip = m["module"].strip().strip("'\"")
+        elif keyword in ("skip", "expect-exception", "expect-error", "skipfile") or keyword.startswith("skipif"):
+            raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> is not supported here: "
+                            "use <!--pytest.mark.skip(reason=\"...\")--> or xfail(reason=\"...\") above the block")
+        else:
+            raise PageError(f"{self.at(i)}: unknown marker <!--pytest-codeblocks:{keyword}-->")
 
-def _comment_lines_before(lines: list[str], index: int) -> list[str]:
-    """The run of marker comments (and blank lines) directly above a fence."""
-    out = []
-    i = index - 1
-    while i >= 0 and (not lines[i].strip() or lines[i].strip().startswith("<!--")):
-        if lines[i].strip():
-            out.append(lines[i])
-        i -= 1
-    return out
+    def _eval_mark(self, text: str, i: int) -> pytest.MarkDecorator:
+        try:
+            decorator = eval(text, {"pytest": pytest, "sys": sys})  # the marker vocabulary is pytest's own
+        except Exception as exc:  # a typo in a marker comment is a page error, not a crash
+            raise PageError(f"{self.at(i)}: cannot read marker <!--{text}-->: {exc}") from None
+        if not isinstance(decorator, pytest.MarkDecorator):
+            raise PageError(f"{self.at(i)}: <!--{text}--> is not a pytest mark")
+        mark = decorator.mark
+        if mark.name in NEEDS_REASON and not (mark.kwargs.get("reason") or (mark.name == "skip" and mark.args)):
+            raise PageError(f"{self.at(i)}: <!--{text}--> needs a written reason=\"...\"")
+        return decorator
 
+    # -- fences ---------------------------------------------------------------
 
-def _check_cont(rel, expanded, lines, head: Fence, f: Fence) -> None:
-    where = expanded.origins[f.start].describe()
-    # pytest-codeblocks would put a mark written above a cont fence on the next
-    # new block, and append a Python cont to a shell block: refuse both.
-    if any(_MARK_MARKER.match(line) for line in _comment_lines_before(lines, f.start)):
-        raise PageError(f"{where}: a pytest.mark above a 'cont' block would apply to a later block; put it above the first block of the chain")
-    if f.lang != head.lang:
-        raise PageError(f"{where}: a '{f.lang or 'plain'}' block continues a '{head.lang or 'plain'}' block; a cont block must be in the same language")
+    def _fence(self, fence: Fence) -> None:
+        pending = self.pending
+        if pending.cont is not None:
+            self._continue(fence)
+        elif pending.expected is not None:
+            self._expected(fence)
+        else:
+            step = Step([self._part(fence)], fence.lang, self.expanded.origins[fence.start],
+                        pending.marks, pending.importorskip)
+            if (step.marks or step.importorskip) and not step.runs:
+                at = pending.mark_lines[0] if pending.mark_lines else fence.start
+                raise PageError(f"{self.at(at)}: a marker above a '{fence.lang or 'plain'}' block, which is not run; "
+                                "markers apply to python, sh and bash blocks")
+            self.steps.append(step)
+        self.pending = _Pending()
 
+    def _continue(self, fence: Fence) -> None:
+        head = self.steps[-1]
+        if self.pending.marks:
+            # pytest-codeblocks would put such a mark on the next new block.
+            raise PageError(f"{self.at(self.pending.mark_lines[0])}: a pytest.mark above a 'cont' block would apply "
+                            "to a later block; put it above the first block of the chain")
+        if fence.lang and fence.lang != head.lang and not (fence.lang in PYTHON_LANGS and head.lang in PYTHON_LANGS):
+            raise PageError(f"{self.at(fence.start)}: a '{fence.lang}' block continues a '{head.lang or 'plain'}' "
+                            "block; a cont block must be in the same language (or a bare ``` fence)")
+        head.parts.append(self._part(fence))
 
-def _math_check(rel, expanded, lines, begin: int, end: int) -> MathCheck | None:
-    """The journal's expected-math marker between a step and the next fence."""
-    for i in range(begin, end):
-        if MATH_MARKER.match(lines[i]):
-            return _formula_after(expanded, lines, i + 1, end, expanded.origins[i])
-    return None
+    def _expected(self, fence: Fence) -> None:
+        keyword, _ = self.pending.expected
+        if fence.lang in PYTHON_LANGS:
+            raise PageError(f"{self.at(fence.start)}: an expected-output fence is shown as Python; write it as ```text")
+        step = self.steps[-1]
+        step.expected_fence = fence
+        step.expected_output = fence.code(self.lines)
+        step.expected_ignore_whitespace = keyword.endswith("ignore-whitespace")
 
+    def _part(self, fence: Fence) -> Part:
+        return Part(fence, fence.code(self.lines), [self.expanded.origins[i] for i in fence.body])
 
-def _formula_after(expanded, lines, begin, end, marker_origin) -> MathCheck:
-    for i in range(begin, end):
-        stripped = lines[i].strip()
-        if not stripped:
-            continue
-        if not stripped.startswith("$$"):
-            break
-        text = stripped[2:]
-        j = i
-        while "$$" not in text:
+    # -- the journal's expected-math marker -----------------------------------------
+
+    def _math(self, i: int) -> int:
+        runnable = [s for s in self.steps if s.runs]
+        if not runnable or runnable[-1].math is not None or self.pending.cont or self.pending.expected:
+            raise PageError(f"{self.at(i)}: <!-- journal:expected-math --> must come after a code block "
+                            "(and its output) and before the next block")
+        j = i + 1
+        while j < len(self.lines) and not self.lines[j].strip():
             j += 1
-            if j >= end:
-                raise PageError(f"{expanded.origins[i].describe()}: display formula opened with $$ is never closed")
-            text += "\n" + lines[j].strip()
-        return MathCheck(text[: text.index("$$")], expanded.origins[i], range(i, j + 1))
-    raise PageError(f"{marker_origin.describe()}: <!-- journal:expected-math --> must be followed by a $$ display formula")
+        if j == len(self.lines) or not self.lines[j].strip().startswith("$$"):
+            raise PageError(f"{self.at(i)}: <!-- journal:expected-math --> must be followed by a $$ display formula")
+        text = self.lines[j].strip()[2:]
+        k = j
+        while "$$" not in text:
+            k += 1
+            if k >= len(self.lines) or k in self.fences:
+                raise PageError(f"{self.at(j)}: display formula opened with $$ is never closed")
+            text += "\n" + self.lines[k].strip()
+        runnable[-1].math = MathCheck(text[: text.index("$$")], self.expanded.origins[j], range(j, k + 1))
+        return k + 1
+
+    def _no_dangling_markers(self) -> None:
+        p = self.pending
+        dangling = p.mark_lines[:1] + [x for x in (p.cont, p.expected and p.expected[1]) if x is not None]
+        if dangling:
+            raise PageError(f"{self.at(min(dangling))}: a marker with no code block after it")
 
 
-def _check_orphan_math_markers(expanded, lines, steps) -> None:
-    used = set()
-    for s in steps:
-        if s.math:
-            used.add(s.math.lines.start)
-    for i, line in enumerate(lines):
-        if MATH_MARKER.match(line):
-            j = i + 1
-            while j < len(lines) and not lines[j].strip():
-                j += 1
-            if j not in used:
-                raise PageError(f"{expanded.origins[i].describe()}: <!-- journal:expected-math --> must come after a code block (and its output) and before the next block")
+def _comment_state(line: str, i: int, open_at: int | None) -> int | None:
+    """Track multi-line HTML comments (a fence inside one is hidden from readers)."""
+    if open_at is None:
+        start = line.rfind("<!--")
+        return i if start >= 0 and "-->" not in line[start:] else None
+    return None if "-->" in line else open_at

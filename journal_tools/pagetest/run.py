@@ -14,8 +14,10 @@ import contextlib
 import io
 import linecache
 import os
+import platform
 import random
 import re
+import subprocess
 import sys
 import tempfile
 import traceback
@@ -24,8 +26,8 @@ from dataclasses import dataclass, field
 import pytest
 
 from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output
-from journal_tools.pagetest.parse import Page, Part, Step
-from journal_tools.snippet_map import Origin
+from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
+from journal_tools.includes import Origin
 
 SEED = 0
 
@@ -36,10 +38,11 @@ _ORIGINS: dict[str, list[Origin]] = {}
 class BlockError(Exception):
     """A step raised; ``report`` is the mapped traceback, ``origin`` the failing line."""
 
-    def __init__(self, origin: Origin, report: str):
+    def __init__(self, origin: Origin, report: str, cause: BaseException | None = None):
         super().__init__(report)
         self.origin = origin
         self.report = report
+        self.cause = cause
 
 
 @dataclass
@@ -57,6 +60,10 @@ class ChainResult:
     @property
     def executed_fences(self) -> int:
         return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
+
+    @property
+    def xfailed(self) -> list[StepResult]:
+        return [r for r in self.results if r.status == "xfailed"]
 
     @property
     def skipped(self) -> list[StepResult]:
@@ -140,42 +147,24 @@ def _tidy(text: str) -> str:
 
 
 def _skip_reason(step: Step, namespace: dict) -> str | None:
+    """Why ``step`` is skipped (importorskip, skip, skipif), or None. Marks were
+    evaluated when the page was read; a string skipif condition is evaluated
+    here, against the page's namespace, as pytest would evaluate it."""
     if step.importorskip:
         try:
             __import__(step.importorskip)
         except ImportError:
             return f"needs {step.importorskip}, which is not installed"
-    for mark in step.marks:
-        decorator = _eval_mark(step, mark)
-        name, args, kwargs = decorator.mark.name, decorator.mark.args, decorator.mark.kwargs
-        if name == "skip":
-            return kwargs.get("reason") or (args[0] if args else "")
-        if name == "skipif":
-            condition = args[0] if args else kwargs.get("condition")
-            if isinstance(condition, str):
-                condition = eval(condition, {"sys": sys, "os": os, **namespace})
-            if condition:
-                return kwargs.get("reason", "")
-    return None
-
-
-def _eval_mark(step: Step, mark: str):
-    try:
-        decorator = eval(mark, {"pytest": pytest, "sys": sys})
-    except Exception as exc:  # a typo in a marker comment is a page error, not a crash
-        raise BlockError(step.origin, f"{step.origin.describe()}: cannot read marker '<!--{mark}-->': {exc}") from None
-    if decorator.mark.name in {"skip", "skipif", "xfail"} and not (
-        decorator.mark.kwargs.get("reason") or (decorator.mark.name == "skip" and decorator.mark.args)
-    ):
-        raise BlockError(step.origin, f"{step.origin.describe()}: '{mark}' needs a written reason=")
-    return decorator
-
-
-def _xfail(step: Step):
-    for mark in step.marks:
-        d = _eval_mark(step, mark)
-        if d.mark.name == "xfail":
-            return d.mark
+    skip = step.mark("skip")
+    if skip is not None:
+        return skip.kwargs.get("reason") or (skip.args[0] if skip.args else "")
+    skipif = step.mark("skipif")
+    if skipif is not None:
+        condition = skipif.args[0] if skipif.args else skipif.kwargs.get("condition")
+        if isinstance(condition, str):
+            condition = eval(condition, {"sys": sys, "os": os, "platform": platform, **namespace})
+        if condition:
+            return skipif.kwargs.get("reason", "")
     return None
 
 
@@ -203,25 +192,15 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
     reason = _skip_reason(step, namespace)
     if reason is not None:
         return StepResult(step, "skipped", reason)
-    xfail = _xfail(step)
-    codes = [(part, _compile(page, part)) for part in step.parts]
-    out = io.StringIO()
+    xfail = step.mark("xfail")
     try:
-        with contextlib.redirect_stdout(out):
-            for part, code in codes:
-                exec(code, namespace)
-    except Exception as exc:
-        if xfail is not None and (not xfail.kwargs.get("raises") or isinstance(exc, xfail.kwargs["raises"])):
-            return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""), out.getvalue())
-        origin, report = format_exception(exc)
-        origin = origin or step.origin
-        printed = out.getvalue()
-        if printed:
-            report = f"--- printed before the error ---\n{printed}\n{report}"
-        raise BlockError(origin, f"{origin.describe()}: {type(exc).__name__}: {exc}\n{report}") from None
-    if xfail is not None:
+        printed = _run_shell(step) if step.lang in SHELL_LANGS else _run_python(page, step, namespace)
+    except BlockError as exc:
+        if xfail is not None and _expected_failure(xfail, exc.cause):
+            return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""))
+        raise
+    if xfail is not None:  # strict: a block marked xfail that passes is a failure
         raise BlockError(step.origin, f"{step.origin.describe()}: marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
-    printed = out.getvalue()
     for check in (check_output, check_math):
         try:
             check(page, step, printed)
@@ -230,3 +209,37 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
                 raise BlockError(mismatch.origin, str(mismatch)) from None
             update.append(mismatch)
     return StepResult(step, "passed", stdout=printed)
+
+
+def _expected_failure(xfail, exc: BaseException | None) -> bool:
+    raises = xfail.kwargs.get("raises")
+    return not raises or isinstance(exc, raises)
+
+
+def _run_python(page: Page, step: Step, namespace: dict) -> str:
+    codes = [(part, _compile(page, part)) for part in step.parts]
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            for _part, code in codes:
+                exec(code, namespace)
+    except Exception as exc:
+        origin, report = format_exception(exc)
+        origin = origin or step.origin
+        printed = out.getvalue()
+        if printed:
+            report = f"--- printed before the error ---\n{printed}\n{report}"
+        raise BlockError(origin, f"{origin.describe()}: {type(exc).__name__}: {exc}\n{report}", cause=exc) from None
+    return out.getvalue()
+
+
+def _run_shell(step: Step) -> str:
+    """Run a sh/bash step as one script in the current (the page's temporary) folder."""
+    executable = "/bin/bash" if step.lang == "bash" else None
+    proc = subprocess.run(step.code, shell=True, executable=executable, capture_output=True, text=True)
+    if proc.returncode != 0:
+        err = proc.stderr.strip() or proc.stdout.strip()
+        error = subprocess.CalledProcessError(proc.returncode, step.lang, proc.stdout, proc.stderr)
+        raise BlockError(step.origin, f"{step.origin.describe()}: the {step.lang} block exited with status "
+                                      f"{proc.returncode}\n{err}", cause=error)
+    return proc.stdout

@@ -1,4 +1,4 @@
-"""Expand a page's snippet includes exactly as the build does, keeping a line map.
+"""The one include expander: a page's snippet includes expanded as the build does, with a line map.
 
 The build expands ``--8<--`` includes with pymdownx.snippets' preprocessor and
 the options in mkdocs.yml. The page tests must run the code the reader sees, so
@@ -12,19 +12,18 @@ file they came from.
 
 from __future__ import annotations
 
-import functools
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import markdown
-from mkdocs import exceptions
-from mkdocs.config import load_config
 from pymdownx.snippets import SnippetMissingError
 
+from journal_tools.settings import Settings
 
-class SnippetIncludeError(Exception):
+__all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file"]
+
+
+class IncludeError(Exception):
     """An include on a page failed; the message names the page and line."""
 
 
@@ -59,82 +58,53 @@ _BLOCK_MARKER = re.compile(r"^[ \t]*-+8<-+[ \t]*$")
 _INLINE_INCLUDE = re.compile(r"""^(?P<space>[ \t]*)-+8<-+[ \t]+(?P<q>["'])(?P<target>.+?)(?P=q)[ \t]*$""")
 
 
-@functools.lru_cache(maxsize=8)
-def markdown_settings(config_file: str) -> tuple[list, dict]:
-    """The site's Markdown extensions and their options, as mkdocs resolves them.
+def expand_file(page: Path, settings: Settings) -> ExpandedPage:
+    """Expand every include of the file ``page``; raise IncludeError naming page and line."""
+    return expand(page.read_text(encoding="utf-8"), settings.rel(page), settings)
 
-    Loaded with mkdocs' own config loader (so defaults and validation match the
-    build) but with no plugins and no hooks: instantiating them would import
-    nbconvert and friends (about 2 s), and mkdocs caches plugins that define
-    on_startup, so a second instance made while a build runs would reset the
-    live one's settings. The snippets base paths are made absolute: they
-    otherwise resolve against the working directory, which differs between
-    the build and the tests (and each test runs in its own temporary folder).
+
+def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
+    """Expand every include of ``text`` (the page ``rel_page``) as the build does.
+
+    The page goes to pymdownx.snippets' own preprocessor, one chunk at a time
+    (a line, or a whole block-form ``-8<-`` group), so each expanded line
+    keeps the page line it came from.
     """
-    try:
-        config = load_config(config_file, plugins=[], hooks=[])
-    except (exceptions.Abort, exceptions.ConfigurationError) as exc:
-        # mkdocs has logged the reason; name the file so the report points at it.
-        raise SnippetIncludeError(f"{config_file}: mkdocs cannot load this configuration ({exc})") from None
-    configs = dict(config["mdx_configs"])
-    options = dict(configs.get("pymdownx.snippets", {}))
-    root = Path(config_file).resolve().parent
-    base = options.get("base_path", ["."])
-    if isinstance(base, (str, os.PathLike)):
-        base = [base]
-    options["base_path"] = [str((root / b).resolve()) for b in base]
-    configs["pymdownx.snippets"] = options
-    return list(config["markdown_extensions"]), configs
-
-
-def snippet_options(config_file: str) -> dict:
-    return markdown_settings(config_file)[1].get("pymdownx.snippets", {})
-
-
-def make_preprocessor(config_file: str):
-    options = snippet_options(config_file)
-    md = markdown.Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
-    return md.preprocessors["snippet"]
-
-
-def expand_page(page: Path, root: Path, config_file: str | None = None) -> ExpandedPage:
-    """Expand every include of ``page``; raise SnippetIncludeError naming page and line."""
-    config_file = str(config_file or root / "mkdocs.yml")
-    pre = make_preprocessor(config_file)
-    rel_page = _rel(page, root)
-    source = page.read_text(encoding="utf-8").split("\n")
+    source = text.split("\n")
     if source and source[-1] == "":
         source.pop()
-
+    if "8<-" not in text:  # nothing to include: every line is its own origin
+        return ExpandedPage(source, [Origin(rel_page, n) for n in range(1, len(source) + 1)])
+    pre = settings.snippet_preprocessor()
     out_lines: list[str] = []
     origins: list[Origin] = []
-    i = 0
-    while i < len(source):
-        line = source[i]
-        start = i
-        if _BLOCK_MARKER.match(line):
-            # A block-form group runs to the next marker line; feed it whole.
-            j = i + 1
-            while j < len(source) and not _BLOCK_MARKER.match(source[j]):
-                j += 1
-            chunk = source[i : j + 1]
-            i = j + 1
-        else:
-            chunk = [line]
-            i += 1
+    for start, chunk in _chunks(source):
         if "8<-" not in "".join(chunk):
-            out_lines.append(line)
-            origins.append(Origin(rel_page, start + 1))
+            out_lines.extend(chunk)
+            origins.extend(Origin(rel_page, start + 1 + k) for k in range(len(chunk)))
             continue
         try:
             expanded = pre.run(list(chunk))
-        except SnippetMissingError as exc:
-            raise SnippetIncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
-        except (OSError, ValueError) as exc:
-            raise SnippetIncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
+        except (SnippetMissingError, OSError, ValueError) as exc:
+            raise IncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
         out_lines.extend(expanded)
-        origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, root))
+        origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, settings.root))
     return ExpandedPage(out_lines, origins)
+
+
+def _chunks(source: list[str]):
+    """(0-based start, lines): single lines, and block-form groups from marker to marker."""
+    i = 0
+    while i < len(source):
+        if _BLOCK_MARKER.match(source[i]):
+            j = i + 1
+            while j < len(source) and not _BLOCK_MARKER.match(source[j]):
+                j += 1
+            yield i, source[i : j + 1]
+            i = j + 1
+        else:
+            yield i, [source[i]]
+            i += 1
 
 
 def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
