@@ -9,7 +9,7 @@ PYTEST_ARGS ?= -n 2
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build update-outputs new bench clean setup
+.PHONY: serve test lint build update-outputs new bench clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
@@ -29,8 +29,14 @@ $(FONT_STAMP):
 serve: setup
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload --watch snippets --watch journal_tools
 
-test: setup
+test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Static checks, one line per tool; any finding fails. zizmor audits the workflow
+# and dependabot.yml offline with every audit on (the auditor persona) and fails on
+# a file it cannot parse (--strict-collection).
+lint: setup
+	$(BIN)/zizmor --offline --persona auditor --strict-collection --no-progress .github/
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.
 build: setup
