@@ -1,125 +1,95 @@
-"""The on-disk figure cache of journal_tools/figures.py (.cache/figures/).
+"""Build-time figures (journal_tools/figures.py): drawn in a child process, cached on disk.
 
-Each test builds a throw-away snippets directory in tmp_path with a small
-figure module (no torch, no matplotlib), so counting calls is exact.
+Each test writes a throw-away snippets folder in tmp_path with a small figure
+module (no torch, no matplotlib), so what is drawn and what is served from the
+cache is exact.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from journal_tools import figures
 
 SVG = '<svg role="img" aria-label="{label}"><title>{label}</title></svg>'
+PAGE = "# A page\n\n<!-- journal:figure figmod.draw | A caption. -->\n\nText.\n\n```md\n<!-- journal:figure figmod.nope -->\n```\n"
 
-PAGE = "# A page\n\n<!-- journal:figure {module}.draw | A caption. -->\n\nText.\n"
 
-
-def _write_module(snippets: Path, module: str, label: str) -> None:
-    (snippets / f"{module}.py").write_text(
-        f"CALLS = []\n\ndef draw():\n    CALLS.append(1)\n    return {SVG.format(label=label)!r}\n",
+def _write_module(snippets: Path, label: str) -> None:
+    (snippets / "figmod.py").write_text(
+        f"def draw():\n    return {SVG.format(label=label)!r}\n\ndef broken():\n    raise ValueError('no data')\n",
         encoding="utf-8",
     )
 
 
 @pytest.fixture
-def project(tmp_path, request):
-    """A project root with mkdocs.yml, snippets/ holding a uniquely named module."""
-    module = f"figcache_{request.node.name.replace('[', '_').replace(']', '_').replace('-', '_')}"
-    snippets = tmp_path / "snippets"
-    snippets.mkdir()
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
-    _write_module(snippets, module, "first drawing")
-    yield SimpleNamespace(root=tmp_path, snippets=snippets, module=module, dirs=[str(snippets)])
-    figures.forget_snippet_modules([str(snippets)])
-    while str(snippets) in sys.path:
-        sys.path.remove(str(snippets))
+def snippets(tmp_path) -> Path:
+    d = tmp_path / "snippets"
+    d.mkdir()
+    _write_module(d, "first drawing")
+    return d
 
 
-def _config(root: Path):
-    return SimpleNamespace(
-        config_file_path=str(root / "mkdocs.yml"),
-        mdx_configs={"pymdownx.snippets": {"base_path": ["snippets"]}},
-    )
+def _prepare(snippets: Path, text: str = PAGE) -> dict[str, str]:
+    refs = figures.find_figures(text, "docs/page.md")
+    return figures.prepare(refs, [snippets], snippets.parent / ".cache" / "figures")
 
 
-def _render(p) -> str:
-    """One build's worth of the hook for one page (fresh imports each time)."""
-    md = PAGE.format(module=p.module)
-    return figures.on_page_markdown(md, config=_config(p.root), src_path="blog/page.md", source=md)
+def _no_draw(*args, **kwargs):
+    raise AssertionError("drawn although the cache should have served it")
 
 
-def _no_call(*args, **kwargs):
-    raise AssertionError("figure function called although the cache should have served it")
+def test_figure_lines_outside_fences_only():
+    refs = figures.find_figures(PAGE, "docs/page.md")
+    assert [(r.line, r.target, r.caption) for r in refs] == [(3, "figmod.draw", "A caption.")]
 
 
-def test_second_render_is_served_from_disk_without_calling(project, monkeypatch):
-    first = _render(project)
-    assert "first drawing" in first
-    entries = list((project.root / figures.CACHE_DIR).glob("*.svg"))
-    assert len(entries) == 1, entries
-    assert entries[0].read_text(encoding="utf-8") == SVG.format(label="first drawing")
-    # No leftover temporary files from the atomic write.
-    assert [p.name for p in (project.root / figures.CACHE_DIR).iterdir()] == [entries[0].name]
-
-    monkeypatch.setattr(figures, "_call", _no_call)
-    monkeypatch.setattr(figures.importlib, "import_module", _no_call)
-    second = _render(project)
-    assert second == first
-    assert project.module not in sys.modules  # nothing imported on a hit
+def test_second_build_is_served_from_disk_without_drawing(snippets, monkeypatch):
+    first = _prepare(snippets)
+    assert "first drawing" in first["figmod.draw"]
+    cache = snippets.parent / ".cache" / "figures"
+    entries = list(cache.iterdir())
+    assert len(entries) == 1 and entries[0].suffix == ".svg"  # no temporary files left
+    monkeypatch.setattr(figures, "draw", _no_draw)
+    assert _prepare(snippets) == first
 
 
-def test_editing_a_snippet_invalidates_the_cache(project):
-    assert "first drawing" in _render(project)
-    _write_module(project.snippets, project.module, "second drawing")
-    out = _render(project)
-    assert "second drawing" in out and "first drawing" not in out
+def test_editing_any_snippet_file_invalidates(snippets):
+    digest = figures.snippets_digest([snippets])
+    _prepare(snippets)
+    _write_module(snippets, "second drawing")
+    assert "second drawing" in _prepare(snippets)["figmod.draw"]
+    (snippets / "unrelated.py").write_text("X = 1\n", encoding="utf-8")
+    assert figures.snippets_digest([snippets]) != digest
 
 
-def test_editing_another_snippet_file_invalidates_too(project, monkeypatch):
-    _render(project)
-    key_before = figures.cache_key(f"{project.module}.draw", figures.snippets_digest(project.dirs))
-    (project.snippets / "unrelated_helper.py").write_text("X = 1\n", encoding="utf-8")
-    key_after = figures.cache_key(f"{project.module}.draw", figures.snippets_digest(project.dirs))
-    assert key_before != key_after
-    calls = []
-    real_call = figures._call
-
-    def counting_call(target, dirs):
-        calls.append(target)
-        return real_call(target, dirs)
-
-    monkeypatch.setattr(figures, "_call", counting_call)
-    _render(project)
-    assert calls == [f"{project.module}.draw"]
+def test_key_depends_on_target():
+    assert figures.cache_key("a.draw", "d") != figures.cache_key("b.draw", "d")
 
 
-def test_key_depends_on_target_and_hook_source(project, monkeypatch, tmp_path):
-    digest = figures.snippets_digest(project.dirs)
-    assert figures.cache_key("a.draw", digest) != figures.cache_key("b.draw", digest)
-    # The hook's own bytes are part of the digest.
-    fake_hook = tmp_path / "figures_copy.py"
-    fake_hook.write_text(Path(figures.__file__).read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    monkeypatch.setattr(figures, "__file__", str(fake_hook))
-    assert figures.snippets_digest(project.dirs) != digest
+def test_expand_inlines_the_figure_with_its_caption(snippets):
+    svgs = _prepare(snippets)
+    out = figures.expand_figures(PAGE, svgs, "docs/page.md")
+    assert '<figure class="journal-figure">' in out and "<figcaption>A caption.</figcaption>" in out
+    assert "<!-- journal:figure figmod.nope -->" in out  # inside a fence: shown, not drawn
 
 
-def test_bad_figure_still_fails_with_file_and_line(project):
-    from mkdocs.exceptions import PluginError
+@pytest.mark.parametrize("target, message", [
+    ("figmod.missing", "figmod has no function 'missing'"),
+    ("figmod.broken", r"figmod.broken\(\) raised ValueError: no data"),
+    ("nomodule.draw", "cannot import 'nomodule'"),
+])
+def test_bad_figure_fails_with_file_and_line_and_caches_nothing(snippets, target, message):
+    text = f"# A page\n\nText.\n\n<!-- journal:figure {target} | x -->\n"
+    with pytest.raises(figures.FigureError, match=rf"^docs/page\.md:5: .*{message}"):
+        _prepare(snippets, text)
+    assert not (snippets.parent / ".cache" / "figures").exists()
 
-    md = "# A page\n\nText.\n\n<!-- journal:figure " + project.module + ".missing | x -->\n"
-    with pytest.raises(PluginError, match=r"blog/page\.md:5: .*has no function 'missing'"):
-        figures.on_page_markdown(md, config=_config(project.root), src_path="blog/page.md", source=md)
-    assert not list((project.root / figures.CACHE_DIR).glob("*.svg"))
 
-
-def test_corrupt_free_atomic_write_replaces_existing(project):
-    """A stale entry under the same key is replaced whole, not appended to."""
-    _render(project)
-    (entry,) = (project.root / figures.CACHE_DIR).glob("*.svg")
-    figures._cache_write(project.root / figures.CACHE_DIR, entry.stem, SVG.format(label="x"))
-    assert entry.read_text(encoding="utf-8") == SVG.format(label="x")
+def test_atomic_write_replaces_an_existing_entry(tmp_path):
+    figures._cache_write(tmp_path, "k", "old")
+    figures._cache_write(tmp_path, "k", "new")
+    assert (tmp_path / "k.svg").read_text(encoding="utf-8") == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["k.svg"]

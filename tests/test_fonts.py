@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,8 @@ from journal_tools import fonts
 pytest.importorskip("fontTools")
 from fontTools.ttLib import TTFont  # noqa: E402
 
-ORIGINALS = fonts.font_files()
+ROOT = Path(__file__).resolve().parent.parent
+ORIGINALS = fonts.font_files(ROOT)
 pytestmark = pytest.mark.skipif(not ORIGINALS, reason="math font not installed (python -m journal_tools.fonts install)")
 
 

@@ -1,4 +1,4 @@
-"""Build-time LaTeX -> MathML (journal_tools.mathml)."""
+"""TeX -> MathML through the site's Markdown extension (journal_tools.markdown_math)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,20 @@ import xml.etree.ElementTree as ET
 import markdown
 import pytest
 
-from journal_tools.mathml import MathError, render_math
+from journal_tools.mathml import MathError
 
 
-def arithmatex(md_text: str) -> str:
-    """HTML as the site's Markdown config makes it (generic arithmatex)."""
-    md = markdown.Markdown(
-        extensions=["pymdownx.arithmatex", "admonition", "pymdownx.superfences"],
-        extension_configs={"pymdownx.arithmatex": {"generic": True}},
-    )
+def convert(md_text: str, *, name: str = "journal_tools.markdown_math") -> str:
+    """HTML as the site's math extension makes it (loaded by module path or entry point name)."""
+    md = markdown.Markdown(extensions=[name, "admonition", "pymdownx.superfences"])
     return md.convert(md_text)
+
+
+def located(src: str, path: str) -> MathError:
+    """The MathError converting ``src`` raises, located as the plugin locates it."""
+    with pytest.raises(MathError) as info:
+        convert(src)
+    return info.value.located(path, src)
 
 
 _XML_ENTITIES = {"lt", "gt", "amp", "quot", "apos"}
@@ -41,7 +45,7 @@ def maths(out: str) -> list[ET.Element]:
 
 def test_inline_and_display_become_mathml():
     src = "Inline $\\frac{a}{b}$ here.\n\n$$\n\\sqrt{d_k}\n$$\n"
-    out = render_math(arithmatex(src), src_path="docs/x.md", markdown_source=src)
+    out = convert(src)
     assert 'class="arithmatex"' not in out
     assert "\\frac" not in out and "\\sqrt" not in out
     inline, display = maths(out)
@@ -58,7 +62,7 @@ def test_bmatrix_operatorname_subscripts():
         "$$\nW_q = \\begin{bmatrix} 0.29 & 0.51 \\\\ 0.25 & 0.68 \\end{bmatrix}\n$$\n\n"
         "and $\\operatorname{softmax}(\\omega_{2j})$.\n"
     )
-    out = render_math(arithmatex(src), src_path="docs/x.md", markdown_source=src)
+    out = convert(src)
     matrix, softmax = maths(out)
     table = matrix.find(".//mtable")
     assert table is not None
@@ -76,10 +80,7 @@ def test_bmatrix_operatorname_subscripts():
 
 
 def test_escaping_round_trips():
-    src = "Compare $a < b \\& c > d$.\n"
-    html_in = arithmatex(src)
-    assert "&lt;" in html_in and "&amp;" in html_in  # arithmatex escaped the TeX
-    out = render_math(html_in, src_path="docs/x.md", markdown_source=src)
+    out = convert("Compare $a < b \\& c > d$.\n")
     (m,) = maths(out)
     assert [mo.text for mo in m.iter("mo")] == ["<", "&", ">"]
     # and the HTML itself stays escaped (no bare "<" inside an <mo>)
@@ -88,9 +89,7 @@ def test_escaping_round_trips():
 
 def test_bad_formula_names_file_and_line():
     src = "---\ndate: 2025-07-26\n---\n\n# T\n\nFine $x$.\n\nBroken $\\frac{a}{$ here.\n"
-    with pytest.raises(MathError) as info:
-        render_math(arithmatex(src), src_path="docs/blog/posts/x.md", markdown_source=src)
-    err = info.value
+    err = located(src, "docs/blog/posts/x.md")
     assert err.line == 9
     assert err.tex == "\\frac{a}{"
     assert err.reason
@@ -99,22 +98,34 @@ def test_bad_formula_names_file_and_line():
 
 
 def test_bad_formula_without_source_has_no_line():
-    html_in = '<p><span class="arithmatex">\\(\\sqrt{\\)</span></p>'
     with pytest.raises(MathError) as info:
-        render_math(html_in, src_path="docs/y.md")
-    assert info.value.line is None
-    assert str(info.value).startswith("docs/y.md: bad TeX in formula '\\sqrt{': ")
+        convert("\\(\\sqrt{\\)")
+    assert info.value.line is None and info.value.src_path is None
+    assert str(info.value).startswith("bad TeX in formula '\\sqrt{': ")
+    assert str(info.value.located("docs/y.md", None)).startswith("docs/y.md: bad TeX")
 
 
 def test_display_math_in_admonition_found_on_its_line():
     src = "# T\n\n!!! note\n    $$\n    \\left( x \\right\n    $$\n"
-    with pytest.raises(MathError) as info:
-        render_math(arithmatex(src), src_path="docs/z.md", markdown_source=src)
-    assert info.value.line == 5
+    assert located(src, "docs/z.md").line == 5
 
 
 def test_code_is_left_alone_and_plain_html_unchanged():
     src = "Cost `$5` and\n\n```\n$$x$$ \\(y\\)\n```\n"
-    html_in = arithmatex(src)
-    assert render_math(html_in, src_path="docs/x.md", markdown_source=src) == html_in
-    assert render_math("<p>no math</p>", src_path="docs/x.md") == "<p>no math</p>"
+    out = convert(src)
+    assert "<math" not in out
+    assert "<code>$5</code>" in out and "$$x$$ \\(y\\)" in out
+    assert convert("no math") == "<p>no math</p>"
+
+
+def test_escaped_dollars_stay_text_and_entry_point_name_loads():
+    out = convert("It costs \\$5 and \\$6, not $x$.", name="journal_math")
+    assert out.count("<math") == 1 and "$5" in out and "$6" in out
+
+
+def test_excerpt_views_and_feeds_use_the_same_extension():
+    """The site's mkdocs.yml lists the extension, not arithmatex (one path for all renders)."""
+    from journal_tools.settings import Settings
+
+    names = Settings.load().markdown_extensions
+    assert "journal_tools.markdown_math" in names and "pymdownx.arithmatex" not in names

@@ -23,15 +23,21 @@ def test_strip_jupyter_assets_keeps_content():
     assert "clipboard-copy-txt" not in out
 
 
-def test_math_only_in_markdown_cells_and_not_in_code():
-    cell = ('<div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput" data-mime-type="text/markdown">'
-            "<p>Weights $W^Q$ and <code>$not math$</code>:</p>\n<p>$$\nA = Q K^{\\top}\n$$</p></div>")
-    other = '<div class="jp-OutputArea-output"><pre>cost: $5 and $6</pre></div>'
-    out = notebooks.wrap_notebook_math(cell + other)
-    assert '<span class="arithmatex">\\(W^Q\\)</span>' in out
-    assert '<div class="arithmatex">\\[\nA = Q K^{\\top}\n\\]</div>' in out
-    assert "<code>$not math$</code>" in out and other in out
-    assert "<p><div" not in out
+def test_markdown_cells_use_the_site_markdown(monkeypatch):
+    """Math as MathML, code left alone, heading ids as Python-Markdown's toc makes them
+    (the ids mkdocs-jupyter's TOC links to)."""
+    from mkdocs_jupyter import nbconvert2
+
+    from journal_tools.settings import Settings
+
+    monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
+    notebooks.install_markdown(Settings.load())
+    exporter = nbconvert2.HTMLExporter()
+    out = exporter.markdown2html({}, "## Check 2: `nn.Linear` weights\n\nWeights $W^Q$ and `$not math$`.\n\n$$\nA = Q K^{\\top}\n$$\n")
+    assert out.count("<math") == 2 and "$W^Q$" not in out
+    assert '<div class="math-display"><math display="block">' in out
+    assert "<code>$not math$</code>" in out
+    assert 'id="check-2-nnlinear-weights"' in out
 
 
 def test_md_links_resolve_and_unknown_fails():
