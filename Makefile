@@ -34,8 +34,10 @@ test: setup lint
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on
-# a file it cannot parse (--strict-collection).
+# a file it cannot parse (--strict-collection). ruff: pyflakes, pycodestyle, import
+# order, mccabe complexity <= 12, docstrings on public functions (pyproject.toml).
 lint: setup
+	$(BIN)/ruff check --no-cache .
 	$(BIN)/zizmor --offline --persona auditor --strict-collection --no-progress .github/
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.

@@ -25,6 +25,7 @@ def table(rows: list[Row]) -> str:
     head = ("measurement", "figure", "goal", "met?")
     body = [(r.measurement, r.figure, r.goal, r.verdict) for r in rows]
     widths = [max(len(str(x[i])) for x in [head, *body]) for i in range(4)]
-    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    def line(cells):
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
     sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return "\n".join([line(head), sep, *map(line, body)])

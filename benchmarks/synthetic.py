@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
-import time
 from pathlib import Path
 
 from benchmarks import common
@@ -93,8 +92,10 @@ def make_project(base: Path, dest: Path, n: int) -> Path:
 def measure(base: Path, out: Path, sizes: tuple[int, int], repeats: tuple[int, int]) -> Row:
     small, large = sizes
     projects = {n: make_project(base, out / f"synthetic-{n}", n) for n in sizes}
-    cfg = lambda n: projects[n] / "mkdocs.bench-synthetic.yml"
-    build = lambda n: common.timed_build(projects[n], cfg(n), out / f"site-synthetic-{n}")
+    def cfg(n):
+        return projects[n] / "mkdocs.bench-synthetic.yml"
+    def build(n):
+        return common.timed_build(projects[n], cfg(n), out / f"site-synthetic-{n}")
     times: dict[int, list[float]] = {small: [], large: []}
     # small, large, small, large ... as many as each size's repeats.
     order = []

@@ -65,6 +65,7 @@ def build(config_file: str | Path = "mkdocs.yml", site_dir: str | Path | None = 
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``make build``: the command line of :func:`build`."""
     parser = argparse.ArgumentParser(prog="python -m journal_tools.build", description=__doc__.splitlines()[0])
     parser.add_argument("-f", "--config-file", default="mkdocs.yml")
     parser.add_argument("-d", "--site-dir", default=None, help="default: site/ next to the config file")

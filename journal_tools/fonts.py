@@ -67,6 +67,7 @@ SUBSET_RULES = "v1 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH"
 
 
 def package_dir(root: Path) -> Path:
+    """Where npm puts the font package's files under ``root``."""
     return root / CACHE_DIR / "node_modules" / PACKAGE / "files"
 
 
@@ -181,6 +182,7 @@ def copy_to_site(site_dir: str | Path, root: Path) -> list[Path]:
 
 
 def install(root: Path) -> int:
+    """Install the font package with npm into ``root/.cache/fonts`` and subset it."""
     npm = shutil.which("npm")
     if npm is None:
         print(
@@ -219,6 +221,7 @@ def install(root: Path) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """``python -m journal_tools.fonts install``."""
     args = sys.argv[1:] if argv is None else argv
     if args != ["install"]:
         print("usage: python -m journal_tools.fonts install", file=sys.stderr)

@@ -37,6 +37,7 @@ class Origin:
     included_at: tuple[str, int] | None = None
 
     def describe(self) -> str:
+        """``path:line``, with the including page line for a snippet line."""
         text = f"{self.path}:{self.line}"
         if self.included_at:
             text += f" (included at {self.included_at[0]}:{self.included_at[1]})"
@@ -45,11 +46,14 @@ class Origin:
 
 @dataclass
 class ExpandedPage:
+    """A page with its includes expanded, and where each of its lines came from."""
+
     lines: list[str]  # without line endings
     origins: list[Origin]  # one per expanded line
 
     @property
     def text(self) -> str:
+        """The expanded page as one string."""
         return "\n".join(self.lines) + "\n"
 
 

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import yaml
 
+from journal_tools.settings import CONFIG_NAME, ConfigError, Settings, find_root
+
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
 PLACEHOLDER_TAG = "untagged"
@@ -112,14 +114,6 @@ def derive_tags(title: str, limit: int = 2) -> list[str]:
 # --- mkdocs.yml ---------------------------------------------------------------
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """SafeLoader that reads ``!!python/name:...`` and other tags as None, so a
-    mkdocs.yml using them still parses (we only need plain settings)."""
-
-
-_TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
-
-
 @dataclass(frozen=True)
 class Layout:
     """Where things live, read from mkdocs.yml."""
@@ -133,45 +127,25 @@ class Layout:
 
 
 def read_layout(root: Path) -> Layout:
-    config_path = root / "mkdocs.yml"
-    if not config_path.is_file():
-        raise EntryError(f"no mkdocs.yml in {root}: run this from the journal's root folder")
-    config = yaml.load(config_path.read_text(encoding="utf-8"), Loader=_TolerantLoader) or {}
-
-    blog: dict | None = None
-    for plugin in config.get("plugins") or []:
-        if isinstance(plugin, dict):
-            for key in ("blog", "material/blog"):
-                if key in plugin:
-                    blog = plugin[key] or {}
-    if blog is None:
-        raise EntryError(f"{config_path}: no blog plugin in plugins:, so there is nowhere to post")
-
-    docs_dir = root / config.get("docs_dir", "docs")
-    blog_dir = docs_dir / blog.get("blog_dir", "blog")
-    authors_file = blog.get("authors_file", "{blog}/.authors.yml").format(
-        blog=blog.get("blog_dir", "blog")
-    )
-
-    snippets_base = "snippets"
-    for ext in config.get("markdown_extensions") or []:
-        if isinstance(ext, dict) and "pymdownx.snippets" in ext:
-            base = (ext["pymdownx.snippets"] or {}).get("base_path", ".")
-            base = base[0] if isinstance(base, list) and base else base
-            if isinstance(base, str):
-                snippets_base = base
-
+    """Where things live, from the journal's one settings object (mkdocs.yml, MkDocs' loader)."""
+    try:
+        settings = Settings.load(root / CONFIG_NAME)
+    except ConfigError as exc:
+        raise EntryError(str(exc)) from None
+    if settings.blog is None:
+        raise EntryError(f"{settings.config_file}: no blog plugin in plugins:, so there is nowhere to post")
     return Layout(
-        root=root,
-        posts_dir=blog_dir / "posts",
-        snippets_dir=root / snippets_base,
-        tests_dir=root / TESTS_DIR,
-        categories_allowed=[str(c) for c in blog.get("categories_allowed") or []],
-        authors_file=docs_dir / authors_file,
+        root=settings.root,
+        posts_dir=settings.blog.posts_dir,
+        snippets_dir=settings.snippet_dirs[0] if settings.snippet_dirs else settings.root / "snippets",
+        tests_dir=settings.root / TESTS_DIR,
+        categories_allowed=list(settings.blog.categories_allowed),
+        authors_file=settings.blog.authors_file,
     )
 
 
 def choose_category(layout: Layout, category: str | None) -> str:
+    """``category``, checked against categories_allowed, or the first allowed one."""
     allowed = layout.categories_allowed
     if category is None:
         if not allowed:
@@ -312,6 +286,8 @@ def run_demo(snippet_source: str, filename: str) -> str:
 
 @dataclass(frozen=True)
 class Plan:
+    """The files a new entry creates."""
+
     entry: Path
     snippet: Path
     test: Path
@@ -402,15 +378,8 @@ def _show(path: Path, root: Path) -> str:
         return str(path)
 
 
-def find_root(start: Path) -> Path:
-    """The nearest folder holding mkdocs.yml, from ``start`` up; else this package's repo."""
-    for folder in [start, *start.parents]:
-        if (folder / "mkdocs.yml").is_file():
-            return folder
-    return Path(__file__).resolve().parent.parent
-
-
 def main(argv: list[str] | None = None) -> int:
+    """``journal-new`` / ``make new``: create the entry, its snippet module and its test."""
     parser = argparse.ArgumentParser(
         prog="journal-new",
         description="Create a dated journal entry, its snippet module and its test.",
@@ -422,10 +391,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, help="the journal's root folder (default: found from the cwd)")
     args = parser.parse_args(argv)
 
-    root = (args.root or find_root(Path.cwd())).resolve()
     try:
+        root = (args.root or find_root()).resolve()
         paths = create_entry(root, args.title, args.date, args.category, args.author)
-    except EntryError as error:
+    except (EntryError, ConfigError) as error:
         print(f"journal-new: error: {error}", file=sys.stderr)
         return 2
     print("Created:")

@@ -41,6 +41,7 @@ class NotebookError(Exception):
 
 
 def is_notebook_page(page) -> bool:
+    """Is ``page`` one of mkdocs-jupyter's (a notebook under notebooks/)?"""
     src = page.file.src_uri
     return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
 

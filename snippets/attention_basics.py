@@ -8,7 +8,6 @@ test_attention_basics.py checks them against PyTorch's own operations.
 
 # --8<-- [start:imports]
 import torch
-
 from inputs import inputs, sentence
 
 tokens = sentence.split()  # ['Your', 'journey', 'starts', 'with', 'one', 'step']

@@ -168,7 +168,6 @@ def causal_heatmap():
     """Causal weights of SelfAttention_v2 (seed 789) on the example sentence,
     as drawn in the 2025-07-27 entry. The global RNG is left untouched."""
     import torch
-
     from inputs import inputs, sentence
     from self_attention import SelfAttention_v2, causal_weights_neg_inf
 

@@ -7,6 +7,7 @@ self_attention_v2, causal_renormalise, causal_neg_inf.
 # --8<-- [start:imports]
 import torch
 from torch import nn
+
 # --8<-- [end:imports]
 
 

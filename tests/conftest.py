@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-
 from journal_site import Built, copy_project, freeze_as_git_repo, mkdocs_build
 
 

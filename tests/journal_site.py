@@ -21,7 +21,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parent.parent
 # No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/reproducible.py).
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}

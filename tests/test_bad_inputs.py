@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from journal_site import ENV, copy_project, mkdocs_build
 
 POST_DATE = "2030-01-01"

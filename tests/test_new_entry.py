@@ -15,13 +15,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import markdown
 import pytest
 import yaml
 from pytest_codeblocks import extract_from_buffer
 
 from journal_tools import new_entry
 from journal_tools.new_entry import EntryError, create_entry
+from journal_tools.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 DATE = dt.date(2025, 7, 27)
@@ -215,16 +215,8 @@ def test_generated_snippet_test_passes(project):
 def test_expected_output_is_what_the_included_code_prints(project):
     """Expand the page's includes as the build does, run its blocks, compare output."""
     page = create_entry(project, TITLE, DATE)[0]
-    config = yaml.load((project / "mkdocs.yml").read_text(), Loader=new_entry._TolerantLoader)
-    options = next(
-        dict(ext["pymdownx.snippets"])
-        for ext in config["markdown_extensions"]
-        if isinstance(ext, dict) and "pymdownx.snippets" in ext
-    )
-    options["base_path"] = [str(project / p) for p in options["base_path"]]
-    md = markdown.Markdown(extensions=["pymdownx.snippets"],
-                           extension_configs={"pymdownx.snippets": options})
-    expanded = "\n".join(md.preprocessors["snippet"].run(page.read_text().splitlines()))
+    pre = Settings.load(project / "mkdocs.yml").snippet_preprocessor()
+    expanded = "\n".join(pre.run(page.read_text().splitlines()))
     assert "--8<--" not in expanded
 
     blocks = [b for b in extract_from_buffer(io.StringIO(expanded)) if b.syntax == "python"]
@@ -270,7 +262,7 @@ def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
 
 
 def test_site_builds_strict_with_the_new_entry(project, tmp_path):
-    page = create_entry(project, TITLE, DATE)[0]
+    create_entry(project, TITLE, DATE)[0]
     result = mkdocs_build(project)
     if result.returncode != 0:
         # Tell a broken entry from a site that does not build yet for other reasons

@@ -25,15 +25,13 @@ def _preload_site_modules() -> None:
     ("must be a subclass of mkdocs.plugins.BasePlugin"), and torch cannot
     load its C extension a second time.
     """
-    import markdown
     import numpy  # noqa: F401  (torch and numpy cannot be imported twice in one process)
     import torch  # noqa: F401
     import torch.nn.functional  # noqa: F401
 
-    from journal_tools.snippet_map import markdown_settings
+    from journal_tools.settings import Settings
 
-    extensions, configs = markdown_settings(str(ROOT / "mkdocs.yml"))
-    markdown.Markdown(extensions=extensions, extension_configs=configs)
+    Settings.load(ROOT / "mkdocs.yml").markdown()
 
 
 _preload_site_modules()
@@ -79,7 +77,7 @@ def test_entry_passes_and_counts_every_block(site):
     result.assert_outcomes(passed=2)
     text = (site.path / ENTRY).read_text(encoding="utf-8")
     fences = text.count("```python") + text.count("```py\n")
-    result.stdout.fnmatch_lines([f"executed {fences} of {fences} Python code blocks on 1 pages"])
+    result.stdout.fnmatch_lines([f"executed {fences} of {fences} code blocks on 1 pages"])
 
 
 def test_block_that_raises_names_page_line_and_type(site):
@@ -157,9 +155,11 @@ def test_failure_inside_snippet_names_snippet_line(site):
     failed_with(run(site), f"snippets/self_attention.py:{line} (included at {ENTRY}:", "RuntimeError: planted in snippet")
 
 
-def test_tilde_python_fence_is_not_silently_skipped(site):
-    append(site, "~~~python\nprint('never run')\n~~~\n")
-    failed_with(run(site), ENTRY_NAME, "a reader sees", "the tests run")
+def test_tilde_python_fence_is_run_and_pycon_is_refused(site):
+    append(site, "~~~python\nraise ValueError('tilde fence ran')\n~~~\n")
+    failed_with(run(site), ENTRY_NAME, "ValueError: tilde fence ran")
+    append(site, "```pycon\n>>> print('never run')\n```\n", page="docs/index.md")
+    failed_with(run(site, "docs/index.md"), "docs/index.md", "a reader sees", "the tests run")
 
 
 PLAIN_PAGE = """\
@@ -196,7 +196,7 @@ def test_block_mode_namespaces_cwd_and_main(site):
     (site.path / "docs/plain.md").write_text(PLAIN_PAGE.format(root=str(site.path)))
     result = run(site, "docs/plain.md")
     result.assert_outcomes(passed=3)
-    result.stdout.fnmatch_lines(["executed 3 of 3 Python code blocks on 1 pages"])
+    result.stdout.fnmatch_lines(["executed 3 of 3 code blocks on 1 pages"])
     assert not (site.path / "docs/scratch.txt").exists()
 
 
@@ -213,12 +213,12 @@ def test_skip_needs_a_reason_and_is_reported(site):
 def test_mark_above_cont_block_is_refused(site):
     page = "```python\nx = 1\n```\n\n<!--pytest.mark.xfail(reason='r')-->\n<!--pytest-codeblocks:cont-->\n```python\nx += 1\n```\n"
     (site.path / "docs/cont.md").write_text(page)
-    failed_with(run(site, "docs/cont.md"), "docs/cont.md:7", "put it above the first block")
+    failed_with(run(site, "docs/cont.md"), "docs/cont.md:5", "put it above the first block")
 
 
 def test_xfail_block_must_raise(site):
     page = "<!--pytest.mark.xfail(reason='shows the error a shape mismatch gives')-->\n```python\nimport torch\ntorch.ones(2, 3) @ torch.ones(2, 3)\n```\n"
     (site.path / "docs/xfail.md").write_text(page)
-    run(site, "docs/xfail.md").assert_outcomes(passed=2)
+    run(site, "docs/xfail.md").assert_outcomes(passed=1, xfailed=1)
     (site.path / "docs/xfail.md").write_text(page.replace("torch.ones(2, 3) @ torch.ones(2, 3)", "torch.ones(2, 3) @ torch.ones(3, 2)"))
     failed_with(run(site, "docs/xfail.md"), "xfail.md:", "ran without error")

@@ -279,7 +279,7 @@ def test_successful_build_replaces_site(tmp_path):
 
 
 # --------------------------------------------------------------------------
-# The hooks: a bad formula stops the build naming page, line and formula;
+# The plugin: a bad formula stops the build naming page, line and formula;
 # the math font lands in the site when it is installed.
 
 
@@ -291,8 +291,8 @@ def test_bad_formula_stops_the_build(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
         "site_name: t\n"
-        "markdown_extensions:\n  - pymdownx.arithmatex:\n      generic: true\n"
-        f"hooks:\n  - {ROOT / 'journal_tools' / 'hooks.py'}\n",
+        "markdown_extensions:\n  - journal_tools.markdown_math\n"
+        "plugins:\n  - journal\n",
         encoding="utf-8",
     )
     proc = subprocess.run(

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
-from torch import nn
 from IPython.display import HTML, display
+from torch import nn
 
 # The repository root is the first folder upwards that holds snippets/.
 ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "snippets" / "inputs.py").is_file())

@@ -34,6 +34,7 @@ _UPDATES = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser):
+    """``--update-outputs``."""
     group = parser.getgroup("pagetest", "journal page doc-tests")
     group.addoption(
         "--update-outputs",
@@ -43,6 +44,7 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    """Register the marker and the tally of blocks run."""
     config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
     config.stash[_UPDATES] = []
     config.pluginmanager.register(_Tally(config), "pagetest-tally")
@@ -78,6 +80,7 @@ class PageFile(pytest.File):
     """One page: its render check, then its code blocks (or the page as one chain)."""
 
     def collect(self):
+        """The page's items; a page that cannot be read is one failing item naming the line."""
         settings = _settings(self.config)
         try:
             if settings.is_post(self.path):
@@ -113,20 +116,26 @@ class BrokenPage(_PageItem):
         self.message = message
 
     def runtest(self):
+        """Fail with the page's own message."""
         raise PageError(self.message)
 
 
 class RenderItem(_PageItem):
+    """The page as rendered: its math converts and its code blocks are the ones run."""
+
     def __init__(self, *, page: Page, **kwargs):
         super().__init__(**kwargs)
         self.page = page
 
     def runtest(self):
+        """Render the page and compare what a reader sees with what runs."""
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
         check_render(self.page, _settings(self.config))
 
 
 class ChainItem(_PageItem):
+    """One block (with its cont blocks), or the whole page in ``doctest: page`` mode."""
+
     def __init__(self, *, page: Page, steps, **kwargs):
         super().__init__(**kwargs)
         self.page = page
@@ -134,6 +143,7 @@ class ChainItem(_PageItem):
         self.add_marker(pytest.mark.pagetest)
 
     def runtest(self):
+        """Run the steps; count what ran; report skips and xfails as pytest outcomes."""
         updating = self.config.getoption("update_outputs")
         updates = [] if updating else None
         result = ChainResult()

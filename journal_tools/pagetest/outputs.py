@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from journal_tools.pagetest.parse import Page, Step
 from journal_tools.includes import Origin
+from journal_tools.pagetest.parse import Page, Step
 
 # A number standing alone: not the 0 of "SoftmaxBackward0" nor part of "x.y.z".
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])")
@@ -25,6 +25,8 @@ MATRIX_ENV = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(.*?)\\end\{\1\}", re
 
 @dataclass
 class OutputMismatch(Exception):
+    """What a page shows differs from what its code printed; carries the lines to rewrite."""
+
     origin: Origin
     message: str
     path: str  # the page file to rewrite on update
@@ -40,7 +42,8 @@ def _page_lines(page: Page, indices: range, what: str, origin: Origin) -> tuple[
     """The page lines behind expanded lines; they must be written on the page itself."""
     origins = [page.expanded.origins[i] for i in indices]
     if any(o.path != page.path or o.included_at for o in origins):
-        raise OutputMismatch(origin, f"{origin.describe()}: the {what} comes from an included file; write it on the page", page.path, 0, [], [])
+        problem = f"{origin.describe()}: the {what} comes from an included file; write it on the page"
+        raise OutputMismatch(origin, problem, page.path, 0, [], [])
     return (origins[0].line if origins else 0), [page.expanded.lines[i] for i in indices]
 
 
@@ -50,6 +53,7 @@ def _fence_line(page: Page, step: Step) -> int:
 
 
 def check_output(page: Page, step: Step, printed: str) -> None:
+    """Raise OutputMismatch if the step's expected-output fence differs from ``printed``."""
     if step.expected_output is None:
         return
     expected = step.expected_output
@@ -62,7 +66,8 @@ def check_output(page: Page, step: Step, printed: str) -> None:
     fence = step.expected_fence
     origin = page.where(fence.start)
     diff = "\n".join(
-        difflib.unified_diff(expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n"), "shown on the page", "printed by the code", lineterm="")
+        difflib.unified_diff(expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n"),
+                             "shown on the page", "printed by the code", lineterm="")
     )
     body = fence.body
     if len(body):
@@ -79,10 +84,12 @@ def check_output(page: Page, step: Step, printed: str) -> None:
 
 
 def matrix_numbers(tex: str) -> list[str]:
+    """The numbers inside the matrix environments of ``tex``, in order."""
     return [n for env in MATRIX_ENV.finditer(tex) for n in NUMBER.findall(env.group(2))]
 
 
 def check_math(page: Page, step: Step, printed: str) -> None:
+    """Raise OutputMismatch if the checked matrix's numbers differ from the printed ones."""
     check = step.math
     if check is None:
         return
@@ -90,7 +97,8 @@ def check_math(page: Page, step: Step, printed: str) -> None:
     got = NUMBER.findall(printed)
     origin = check.origin
     if not shown:
-        raise OutputMismatch(origin, f"{origin.describe()}: the formula after <!-- journal:expected-math --> has no numbers in a matrix environment", page.path, 0, [], [])
+        problem = f"{origin.describe()}: the formula after <!-- journal:expected-math --> has no numbers in a matrix environment"
+        raise OutputMismatch(origin, problem, page.path, 0, [], [])
     problem = None
     if len(shown) != len(got):
         problem = f"the matrix shows {len(shown)} numbers but the block at line {_fence_line(page, step)} printed {len(got)}"
@@ -103,7 +111,8 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         return
     first, old = _page_lines(page, check.lines, "formula", origin)
     new = _replace_numbers(old, got) if len(shown) == len(got) else old
-    raise OutputMismatch(origin, f"{origin.describe()}: {problem}\n  shown:   {' '.join(shown)}\n  printed: {' '.join(got)}", page.path, first, old, new)
+    message = f"{origin.describe()}: {problem}\n  shown:   {' '.join(shown)}\n  printed: {' '.join(got)}"
+    raise OutputMismatch(origin, message, page.path, first, old, new)
 
 
 def _replace_numbers(lines: list[str], values: list[str]) -> list[str]:

@@ -11,7 +11,6 @@ here instead of passing silently.
 from __future__ import annotations
 
 from html.parser import HTMLParser
-from pathlib import Path
 
 from mkdocs.utils.meta import get_data
 

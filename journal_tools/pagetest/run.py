@@ -23,11 +23,9 @@ import tempfile
 import traceback
 from dataclasses import dataclass, field
 
-import pytest
-
+from journal_tools.includes import Origin
 from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
-from journal_tools.includes import Origin
 
 SEED = 0
 
@@ -47,6 +45,8 @@ class BlockError(Exception):
 
 @dataclass
 class StepResult:
+    """How one step ended."""
+
     step: Step
     status: str  # "passed", "skipped", "xfailed"
     reason: str = ""
@@ -55,18 +55,23 @@ class StepResult:
 
 @dataclass
 class ChainResult:
+    """The steps of one item, filled in as they finish."""
+
     results: list[StepResult] = field(default_factory=list)
 
     @property
     def executed_fences(self) -> int:
+        """Fences run (skipped steps not counted)."""
         return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
 
     @property
     def xfailed(self) -> list[StepResult]:
+        """Steps that raised as their xfail mark expected."""
         return [r for r in self.results if r.status == "xfailed"]
 
     @property
     def skipped(self) -> list[StepResult]:
+        """Steps skipped with a written reason."""
         return [r for r in self.results if r.status == "skipped"]
 
 

@@ -1,10 +1,9 @@
 """Tests for snippets/attention_basics.py, checked against PyTorch's own ops."""
 
+import attention_basics as ab
 import pytest
 import torch
 import torch.nn.functional as F
-
-import attention_basics as ab
 from inputs import inputs
 
 

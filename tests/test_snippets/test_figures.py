@@ -3,10 +3,9 @@
 import re
 import xml.etree.ElementTree as ET
 
+import figures
 import pytest
 import torch
-
-import figures
 from inputs import inputs, sentence
 
 TOKENS = sentence.split()
@@ -48,7 +47,8 @@ def test_hide_future_leaves_the_upper_triangle_blank():
 def test_two_figures_share_no_ids():
     a = figures.attention_heatmap(WEIGHTS, TOKENS, description="first")
     b = figures.attention_heatmap(CAUSAL, TOKENS, description="second", hide_future=True)
-    ids = lambda s: set(re.findall(r'\sid="([^"]+)"', s))
+    def ids(s):
+        return set(re.findall(r'\sid="([^"]+)"', s))
     assert not ids(a) & ids(b)
     assert 'id="figure_1"' not in a  # matplotlib's unreferenced ids are dropped
 

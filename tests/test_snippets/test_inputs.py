@@ -1,7 +1,6 @@
 """Tests for snippets/inputs.py: the chapter-3 example embeddings."""
 
 import torch
-
 from inputs import inputs, sentence
 
 

@@ -4,7 +4,6 @@ scaled_dot_product_attention rather than against hard-coded outputs only."""
 import pytest
 import torch
 import torch.nn.functional as F
-
 from inputs import inputs
 from self_attention import (
     SelfAttention_v1,
