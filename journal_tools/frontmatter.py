@@ -51,7 +51,7 @@ class FrontMatter:
             if key in self.lines:
                 return self.lines[key]
             key = key.rpartition(".")[0]
-        return default if default is not None else (2 if self.present else 1)
+        return default if default is not None else 1
 
     def error(self, key: str, problem: str) -> FrontMatterError:
         """An error naming this file and the line of ``key``."""

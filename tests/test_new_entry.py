@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import importlib.util
 import io
 import os
 import shutil
@@ -230,21 +229,20 @@ def test_expected_output_is_what_the_included_code_prints(project):
 
 
 def test_page_runs_under_the_page_doctest_plugin(project):
-    if importlib.util.find_spec("journal_tools.pagetest") is None:
-        pytest.skip("journal_tools.pagetest (the page doc-test plugin) does not exist yet")
     page = create_entry(project, TITLE, DATE)[0]
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-         "-o", "addopts=", "-p", "journal_tools.pagetest", "-p", "no:codeblocks",
+         "-o", "addopts=", "-p", "no:codeblocks",
          "--rootdir", str(project),
          str(page.relative_to(project))],
         cwd=project,
         capture_output=True,
         text=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), str(project / "snippets")])},
+        env={**os.environ, "PYTHONPATH": str(project / "snippets")},
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "passed" in result.stdout and "failed" not in result.stdout
+    assert "executed 2 of 2 code blocks on 1 pages" in result.stdout  # the plugin came by entry point
 
 
 # --- the site builds with the new entry -------------------------------------------
