@@ -48,7 +48,10 @@ def snapshot(dest: Path) -> Path:
 
 
 def load_config(project: Path) -> dict:
-    return yaml.safe_load((project / "mkdocs.yml").read_text(encoding="utf-8"))
+    """mkdocs.yml as a mapping, read as MkDocs reads it (the journal's one settings reader)."""
+    from journal_tools.settings import read_yaml
+
+    return read_yaml(project / "mkdocs.yml")
 
 
 def plugin_name(entry) -> str:

@@ -43,12 +43,16 @@ _bench_reset()
 
 def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
     from journal_tools.pagetest.parse import parse_page
+    from journal_tools.settings import Settings
+
+    settings = Settings.load(project / "mkdocs.yml")
 
     dest.mkdir(parents=True, exist_ok=True)
     scripts, blocks = [], 0
     for md in sorted((project / "docs").rglob("*.md")):
-        page = parse_page(md, project)
-        steps = [s for s in page.steps if not any(m.split("(")[0].split(".")[-1] in {"skip", "skipif", "xfail"} for m in s.marks)]
+        page = parse_page(md, settings)
+        steps = [s for s in page.steps if s.lang in ("python", "py", "python3", "py3")
+                 and not any(d.mark.name in {"skip", "skipif", "xfail"} for d in s.marks)]
         if not steps:
             continue
         chunks = [f"# {page.path}, doctest: {page.mode}\n", _RESET]

@@ -1,4 +1,4 @@
-"""1. Build time with the project's hooks versus the same pages on plain Material.
+"""1. Build time with the journal plugin and math extension versus the same pages on plain Material.
 
 Both variants drop the mkdocs-jupyter plugin (and the nav entry of the
 notebook, which is a page only with that plugin), so the hooks are the only
@@ -20,8 +20,10 @@ GOAL = 1.15
 def configs(project: Path) -> tuple[Path, Path]:
     base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
     hooks = common.write_config(project, "hooks", base)
-    plain = dict(base)
-    plain.pop("hooks", None)
+    plain = common.without_plugin(base, "journal")
+    # Plain Material writes math as arithmatex's TeX for a script to render.
+    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.markdown_math" else e
+                                    for e in plain.get("markdown_extensions", [])]
     return hooks, common.write_config(project, "plain", plain)
 
 

@@ -61,7 +61,7 @@ def _per_call(fn, n_items: int, rounds: int = 5, min_time: float = 0.2) -> float
 
 
 def measure(plain_site: Path, project: Path) -> list[Row]:
-    from journal_tools.mathml import render_math, tex_to_mathml
+    from journal_tools.mathml import tex_to_mathml
 
     htmls = [p.read_text(encoding="utf-8") for p in page_htmls(plain_site)]
     formulas = []
@@ -81,16 +81,9 @@ def measure(plain_site: Path, project: Path) -> list[Row]:
             tex_to_mathml(tex, display=display)
 
     per = _per_call(convert_all, n)
-    n_html = n - len(nb)
-
-    def render_all():
-        for h in htmls:
-            render_math(h, src_path="bench")
-
-    per_page = _per_call(render_all, n_html) if n_html else float("nan")
     kinds = f"{sum(d for _, d in formulas)} display, {sum(not d for _, d in formulas)} inline"
     return [
+        # No second pass over finished HTML exists any more: the Markdown
+        # extension converts each formula as it parses it.
         Row("2. math: tex_to_mathml per formula", f"{per * 1e6:.1f} us ({n} formulas: {kinds}; {len(nb)} from notebooks)"),
-        Row("2b. math: render_math per formula (whole page incl. HTML scan)",
-            f"{per_page * 1e6:.1f} us ({n_html} formulas on {len(htmls)} pages)"),
     ]
