@@ -1,0 +1,54 @@
+"""Settings, front matter, fences and includes on inline input."""
+
+from __future__ import annotations
+
+import pytest
+
+from journal_tools import fences, frontmatter
+from journal_tools.includes import IncludeError, expand
+from journal_tools.validate import check_post
+
+
+def test_settings_resolve_paths_once(journal):
+    settings, _ = journal
+    assert settings.snippet_dirs == (settings.root / "snippets",)
+    assert settings.mdx_configs["pymdownx.snippets"]["base_path"] == [str(settings.root / "snippets")]
+    assert settings.blog.categories_allowed == ("Attention",) and settings.blog.excerpt_required
+    assert settings.is_post(settings.root / "docs/blog/posts/x.md") and not settings.is_post(settings.root / "docs/x.md")
+
+
+def test_front_matter_lines_come_from_the_yaml_nodes():
+    fm = frontmatter.read("---\ntitle: t\ndate:\n  created: 2025-07-27\ncategories:\n  - A\n  - B\n---\nbody\n", "p.md")
+    assert fm.lines["date.created"] == 4 and fm.lines["categories.1"] == 7 and fm.body_line == 9
+    with pytest.raises(frontmatter.FrontMatterError, match=r"^p\.md:3: '2025-02-30' is not a real date"):
+        frontmatter.read("---\ntitle: t\ndate: 2025-02-30\n---\n", "p.md")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("# no front matter\n", r"p\.md:1: post has no front matter"),
+    ("---\ntitle: t\n---\n", r"p\.md:1: post has no date"),
+    ("---\ndate: 2025-7-1\n---\n", r"p\.md:2: date '2025-7-1' is not a YYYY-MM-DD date"),
+    ("---\ndate: 2025-07-01\ncategories:\n  - Attention\n  - Gossip\n---\n", r"p\.md:5: category 'Gossip'"),
+    ("---\ndate: 2025-07-01\n---\n# T\n\nFirst paragraph\nstill.\n\nMore.\n", r"p\.md:8: post has no excerpt separator"),
+])
+def test_post_checks_name_the_line(journal, text, message):
+    settings, _ = journal
+    with pytest.raises(frontmatter.FrontMatterError, match=message):
+        check_post(text, "p.md", settings)
+
+
+def test_fence_scanner_backticks_tildes_and_nesting():
+    lines = "````md\n```python\nnot a fence\n```\n````\n~~~py title=\"a.py\"\nx\n~~~\n    ```bash\n    ls\n    ```\n".split("\n")
+    found = fences.scan(lines)
+    assert [(f.start, f.end, f.lang, f.indent) for f in found] == [(0, 4, "md", 0), (5, 7, "py", 0), (8, 10, "bash", 4)]
+    assert found[2].code(lines) == "ls\n"
+
+
+def test_include_expander_names_page_and_line(journal):
+    settings, _ = journal
+    page = expand('a\n--8<-- "demo.py:two"\n', "docs/p.md", settings)
+    assert page.lines == ["a", "x = 2"]
+    with pytest.raises(IncludeError, match=r"^docs/p\.md:2: snippet include failed"):
+        expand('a\n--8<-- "nope.py"\n', "docs/p.md", settings)
+    with pytest.raises(IncludeError, match=r"^docs/p\.md:1: snippet include failed"):
+        expand('--8<-- "../mkdocs.yml"\n', "docs/p.md", settings)
