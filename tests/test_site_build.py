@@ -219,6 +219,21 @@ def test_rss_feed_parses_and_dates_come_from_front_matter(built):
             assert item.findtext("link", "").startswith(site_url + "blog/")
 
 
+def test_feed_descriptions_are_the_rendered_excerpts(built):
+    """MathML instead of raw TeX, absolute links under site_url, no repeated title."""
+    site_url = "https://example.github.io/llm-journal/"
+    for name in ("feed_rss_created.xml", "feed_rss_updated.xml"):
+        for item in ET.parse(built.site / name).getroot().iter("item"):
+            description = item.findtext("description", "")
+            assert description, item.findtext("title")
+            assert not re.search(r"\$|\\\(|\\\[|\\begin", description), description[:200]
+            assert "<h1" not in description
+            for url in re.findall(r'(?:href|src)="([^"]+)"', description):
+                assert url.startswith(site_url) and not url.endswith(".md"), url
+    entry = ET.parse(built.site / "feed_rss_created.xml").getroot()
+    assert any("<math" in (i.findtext("description") or "") for i in entry.iter("item"))
+
+
 def test_posts_write_dates_one_way():
     """date_from_meta reads one key: every post has `date: YYYY-MM-DD`."""
     bad = []
