@@ -1,8 +1,7 @@
-"""Build-time code of the LLM learning journal.
+"""Build-time code of the LLM learning journal, as one installable package.
 
-Modules, one concern each:
-- ``pagetest``: the pytest plugin that runs every code block of every page.
-- ``snippet_map``: snippet includes expanded as in the build, with a line map.
-- ``mathml``: LaTeX to MathML at build time (used by the MkDocs hook and the tests).
-- ``hooks``: the MkDocs hooks file named in mkdocs.yml.
+Entry points (pyproject.toml): the MkDocs plugin ``journal`` (``plugin``), the
+Markdown extension ``journal_math`` (``markdown_math``), the pytest plugin
+``journal_pagetest`` (``pagetest``) and the ``journal-new`` script
+(``new_entry``). One module per concern; the README lists them.
 """
