@@ -30,7 +30,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from journal_tools import feeds, figures, fonts, notebook_cache, notebooks, reproducible, validate
+from journal_tools import feeds, fences, figures, fonts, notebook_cache, notebooks, reproducible, serve, validate
 from journal_tools.mathml import MathError
 from journal_tools.settings import Settings
 
@@ -69,6 +69,11 @@ class JournalConfig(base.Config):
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
     the site (``assets/fonts/``)."""
 
+    run_code_on_serve = c.Type(bool, default=True)
+    """``mkdocs serve`` only: on each save, run the code of the pages whose inputs changed in
+    a warm worker and show the outcome at the top of each page; show build errors in the
+    browser."""
+
     pin_build_date = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
     one commit are the same bytes."""
@@ -79,6 +84,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     settings: Settings
     figure_svgs: dict[str, str]
+    serving = False
+    serve_state: serve.ServeState | None = None
+
+    def on_startup(self, *, command, dirty):
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        self.serving = command == "serve"
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -90,6 +101,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         # After the user's custom_dir (which may override ours), before the theme's own.
         dirs = config.theme.dirs
         dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
+        if self.serving and self.config.run_code_on_serve and self.serve_state is None:
+            self.serve_state = serve.ServeState(self.settings)
+            self.serve_state.runner.warm_up()
         if self.config.notebooks:
             markdown_key = repr((self.settings.markdown_extensions, sorted(map(str, self.settings.mdx_configs.items()))))
             notebook_cache.install(self.settings.snippet_dirs[0], markdown_key)
@@ -108,6 +122,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 validate.check_page(path, self.settings)
             if self.config.figures:
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
+        if self.serve_state is not None:
+            pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
+            self.serve_state.schedule(pages, self.settings)
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
@@ -151,7 +168,37 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                                              rel=self.settings.rel(page.file.abs_src_path))
         if self.config.feed_descriptions and page.file.abs_src_path and self.settings.is_post(Path(page.file.abs_src_path)):
             feeds.set_description(page, html, self.settings)
+        if self.serve_state is not None and page.file.abs_src_path:
+            html = self._with_run_outcome(html, Path(page.file.abs_src_path))
         return html
+
+    def _with_run_outcome(self, html: str, path: Path) -> str:
+        """``make serve`` only: the page's code-run status line or failure panel, block anchors."""
+        outcome = self.serve_state.outcome(path)
+        if outcome is None:
+            return html
+        lines = path.read_text(encoding="utf-8").split("\n")
+        try:
+            starts = [f.start + 1 for f in fences.scan(lines)]
+        except fences.FenceError:
+            starts = []
+        return serve.panel_html(outcome) + serve.anchor_blocks(html, starts)
+
+    def on_serve(self, server, *, config, builder):
+        """Show build errors in the browser instead of leaving it waiting."""
+        if self.serve_state is not None:
+            serve.install_error_pages(server, self.serve_state)
+        return server
+
+    def on_build_error(self, *, error):
+        """Keep the build error's own message for the browser (MkDocs then raises a bare Abort)."""
+        if self.serve_state is not None:
+            self.serve_state.build_error = str(error)
+
+    def on_shutdown(self):
+        """Stop the code runner."""
+        if self.serve_state is not None:
+            self.serve_state.runner.close()
 
     def on_post_build(self, *, config):
         """Copy the math font into the site."""

@@ -1,0 +1,258 @@
+"""The author's loop: what ``make serve`` adds to a build (never ``make build``).
+
+- **Code runs on save.** A warm worker process (``serve_worker``, PyTorch
+  imported once) runs the blocks of every page whose inputs changed since the
+  last build: the page itself, the snippet files it includes, the snippet
+  modules its code imports (followed through snippet-to-snippet imports). It
+  runs while MkDocs renders the other pages; each page then shows a discreet
+  status line, or a panel naming ``file:line`` with the message and the mapped
+  traceback and a link to the failing block.
+- **Build errors show in the browser.** A failed rebuild (bad TeX, bad front
+  matter, a missing include) no longer leaves the browser waiting: every page
+  request gets an error page with the message, and live reload brings the
+  site back once the file is fixed.
+- **Notebooks never hold up a reload.** When a notebook's cache misses, the
+  page keeps its previous outputs, marked stale, while the notebook executes
+  in the background; a rebuild follows when it is done.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import Future
+from pathlib import Path
+
+from journal_tools.settings import Settings
+
+__all__ = ["CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
+
+log = logging.getLogger("mkdocs.plugins.journal.serve")
+
+_INCLUDE = re.compile(r"""-8<-+\s+["'](?P<path>[^"':]+)""")
+_BLOCK_INCLUDE_LINE = re.compile(r"""^\s*(?P<path>[\w./-]+\.py)(?::[\w-]+)?\s*$""")
+_IMPORT = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import|import\s+(?P<import>[\w., ]+))", re.MULTILINE)
+WAIT_SECONDS = 60  # how long a page's render waits for its code to finish running
+
+
+def page_dependencies(text: str, snippet_dirs: tuple[Path, ...]) -> list[Path]:
+    """The snippet files a page includes or whose modules its code imports, transitively.
+
+    Read from the text (include lines, import lines) rather than by running
+    anything: a superset is harmless (a page re-runs a little more often).
+    """
+    found: dict[Path, None] = {}
+    todo = [text]
+    while todo:
+        chunk = todo.pop()
+        names = [m["path"] for m in _INCLUDE.finditer(chunk)]
+        names += [m["path"] for line in chunk.splitlines() if (m := _BLOCK_INCLUDE_LINE.match(line))]
+        for m in _IMPORT.finditer(chunk):
+            modules = [m["from"]] if m["from"] else [n.split(" as ")[0] for n in m["import"].split(",")]
+            names += [mod.strip().split(".")[0] + ".py" for mod in modules if mod.strip()]
+        for name in names:
+            for d in snippet_dirs:
+                path = (d / name).resolve()
+                if path.is_file() and path not in found and d in path.parents:
+                    found[path] = None
+                    todo.append(path.read_text(encoding="utf-8"))
+    return list(found)
+
+
+def fingerprint(page: Path, settings: Settings) -> str:
+    """Everything a page's code depends on, as one string that changes when any of it does."""
+    import hashlib
+
+    text = page.read_text(encoding="utf-8")
+    h = hashlib.sha256(text.encode())
+    for dep in sorted(page_dependencies(text, settings.snippet_dirs)):
+        h.update(str(dep).encode() + b"\0" + dep.read_bytes())
+    return h.hexdigest()
+
+
+class CodeRunner:
+    """The warm worker process and the queue of pages to run in it."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self._proc: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([*map(str, self.settings.snippet_dirs), *filter(None, [env.get("PYTHONPATH")])])
+        proc = subprocess.Popen([sys.executable, "-m", "journal_tools.serve_worker"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True, env=env, cwd=self.settings.root, bufsize=1)
+        json.loads(proc.stdout.readline())  # {"ready": true}: PyTorch is imported
+        return proc
+
+    def warm_up(self) -> None:
+        """Start the worker now, in the background, so the first save finds it warm."""
+        threading.Thread(target=self._ensure, daemon=True).start()
+
+    def _ensure(self) -> subprocess.Popen:
+        with self._lock:
+            if self._proc is None or self._proc.poll() is not None:
+                self._proc = self._start()
+            return self._proc
+
+    def run(self, pages: list[Path]) -> dict[Path, Future]:
+        """Run ``pages`` one after another in the worker; a future per page."""
+        futures = {p: Future() for p in pages}
+
+        def work():
+            for page, future in futures.items():
+                try:
+                    future.set_result(self._ask(page))
+                except Exception as exc:  # the worker died: restart it next time, report on the page
+                    future.set_result({"page": str(page), "ran": 0, "seconds": 0.0, "failures": [
+                        {"where": self.settings.rel(page), "line": None, "message": f"the code runner failed: {exc}", "report": ""}]})
+
+        threading.Thread(target=work, daemon=True).start()
+        return futures
+
+    def _ask(self, page: Path) -> dict:
+        proc = self._ensure()
+        with self._lock:
+            proc.stdin.write(json.dumps({"config": str(self.settings.config_file), "page": str(page)}) + "\n")
+            answer = proc.stdout.readline()
+        if not answer:
+            raise RuntimeError("the worker exited")
+        return json.loads(answer)
+
+    def close(self) -> None:
+        """Stop the worker."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+
+
+class ServeState:
+    """What the plugin keeps between rebuilds of one ``mkdocs serve``."""
+
+    def __init__(self, settings: Settings):
+        self.runner = CodeRunner(settings)
+        self.fingerprints: dict[Path, str] = {}
+        self.results: dict[Path, Future] = {}
+        self.build_error: str | None = None
+        self.server = None
+
+    def schedule(self, pages: list[Path], settings: Settings) -> None:
+        """Start running the pages whose inputs changed since the last build."""
+        self.runner.settings = settings
+        changed = []
+        for page in pages:
+            fp = fingerprint(page, settings)
+            if self.fingerprints.get(page) != fp or page not in self.results:
+                self.fingerprints[page] = fp
+                changed.append(page)
+        if changed:
+            log.info("running the code of %d page(s): %s", len(changed), ", ".join(settings.rel(p) for p in changed))
+            self.results.update(self.runner.run(changed))
+
+    def outcome(self, page: Path) -> dict | None:
+        """The run result for ``page`` (waiting for it), or None for a page that has no run."""
+        future = self.results.get(page)
+        if future is None:
+            return None
+        try:
+            return future.result(timeout=WAIT_SECONDS)
+        except TimeoutError:
+            return {"page": str(page), "ran": 0, "seconds": WAIT_SECONDS, "pending": True, "failures": []}
+
+
+_PANEL_STYLE = (
+    "<style>.journal-run{font-size:.7rem;margin:0 0 1em;padding:.3em .6em;border-radius:.2rem}"
+    ".journal-run--ok{color:var(--md-default-fg-color--light)}"
+    ".journal-run--failed{border:2px solid #c62828;background:var(--md-code-bg-color)}"
+    ".journal-run--failed pre{white-space:pre-wrap;font-size:.65rem;margin:.4em 0}</style>"
+)
+
+
+def panel_html(outcome: dict) -> str:
+    """The status line (all passed) or the failure panel, as HTML for the top of the page."""
+    when = time.strftime("%H:%M:%S")
+    if outcome.get("pending"):
+        return f'{_PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">code still running at {when}…</p>'
+    failures = outcome["failures"]
+    if not failures:
+        return (f'{_PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">✓ {outcome["ran"]} code blocks ran '
+                f'in {outcome["seconds"]:.1f} s · {when}</p>')
+    items = []
+    for f in failures:
+        link = f' <a href="#block-{f["line"]}">go to the block</a>' if f.get("line") else ""
+        items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>'
+                     f'<pre><code>{html.escape(f["report"])}</code></pre>')
+    return (f'{_PANEL_STYLE}<div class="journal-run journal-run--failed" role="alert"><p>✗ {len(failures)} failing '
+            f'block{"s" if len(failures) > 1 else ""} ({outcome["ran"]} ran · {when})</p>{"".join(items)}</div>')
+
+
+_CODE_DIV = re.compile(r'<div class="language-[\w+-]+ highlight"')
+
+
+def anchor_blocks(content: str, fence_lines: list[int]) -> str:
+    """Give the n-th code block of the page the id ``block-<line of its fence>``.
+
+    pymdownx.highlight writes one such div per fence, in page order (the
+    page's HTML as Python-Markdown wrote it, so a regex over its own
+    attribute is enough; this runs in ``make serve`` only).
+    """
+    it = iter(fence_lines)
+
+    def add_id(m: re.Match) -> str:
+        line = next(it, None)
+        return m.group(0) if line is None else f'{m.group(0)} id="block-{line}"'
+
+    return _CODE_DIV.sub(add_id, content)
+
+
+def error_page(message: str) -> bytes:
+    """A page showing a build error (live reload is added by the server)."""
+    return (
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Build failed</title>"
+        "<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}"
+        "pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem;border-left:4px solid #c62828}</style></head>"
+        "<body><h1>The site did not build</h1><p>Fix the file named below and save: this page reloads by itself.</p>"
+        f"<pre>{html.escape(message)}</pre></body></html>"
+    ).encode()
+
+
+def install_error_pages(server, state: ServeState) -> None:
+    """Keep a failed rebuild visible: the server's builder stops raising, its pages show the error.
+
+    LiveReloadServer (MkDocs 1.6) leaves browsers waiting when the builder
+    raises, and offers no hook for a build error; so its ``builder`` and its
+    request handler are wrapped on this one server instance.
+    """
+    build, serve_request = server.builder, server._serve_request
+
+    def builder(*args, **kwargs):
+        state.build_error = None  # the plugin's on_build_error fills it with the real message
+        try:
+            build(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - every build error goes to the browser
+            state.build_error = state.build_error or str(exc) or type(exc).__name__
+            log.error("build failed; the browser shows: %s", state.build_error.split("\n", 1)[0])
+
+    def request(environ, start_response):
+        path = environ.get("PATH_INFO", "")
+        if state.build_error is not None and (path.endswith("/") or path.endswith(".html")) and "/livereload/" not in path:
+            with server._epoch_cond:
+                epoch = server._visible_epoch
+            content = server._inject_js_into_html(error_page(state.build_error), epoch)
+            start_response("500 Internal Server Error", [("Content-Type", "text/html"), ("Content-Length", str(len(content)))])
+            return [content]
+        return serve_request(environ, start_response)
+
+    server.builder = builder
+    server._serve_request = request
