@@ -26,6 +26,8 @@ def call(target: str) -> str:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         return f"error: cannot import {module_name!r} from the snippet folders: {exc}"
+    except Exception as exc:  # a snippet that raises on import: name it, keep the process alive
+        return f"error: importing {module_name!r} raised {type(exc).__name__}: {exc}"
     func = getattr(module, func_name, None)
     if not callable(func):
         return f"error: {module_name} has no function {func_name!r}"

@@ -115,8 +115,11 @@ def draw(targets: list[str], dirs: list[Path]) -> dict[str, str]:
     return json.loads(proc.stdout)
 
 
-def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None) -> dict[str, str]:
+def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, draw_with=None) -> dict[str, str]:
     """Every figure of ``refs`` as SVG: from the cache, or drawn (all misses in one process).
+
+    ``draw_with``: how to draw the misses (default :func:`draw`, a child process;
+    ``make serve`` passes its warm worker's).
 
     Raises FigureError naming the first figure line whose drawing failed.
     """
@@ -130,7 +133,7 @@ def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None) -> 
         if svg is not None:
             found[target] = svg
     missing = [t for t in targets if t not in found]
-    drawn = draw(missing, dirs) if missing else {}
+    drawn = (draw_with or draw)(missing, dirs) if missing else {}
     for ref in refs:
         result = found.get(ref.target) or drawn.get(ref.target, "error: not drawn")
         if result.startswith("error: "):

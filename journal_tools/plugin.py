@@ -122,15 +122,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 validate.check_page(path, self.settings)
             if self.config.figures:
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
-        if self.serve_state is not None:
-            pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
-            self.serve_state.schedule(pages, self.settings)
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
-                self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache)
+                draw = self.serve_state.runner.draw if self.serve_state is not None else None
+                self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache, draw)
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
+        if self.serve_state is not None:  # after the figures: they share the warm worker
+            pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
+            self.serve_state.schedule(pages, self.settings)
         return files
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
@@ -150,6 +151,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 raise PluginError(validate.notebook_cell_message(exc, page.file.abs_src_path, rel)) from None
 
         page.render = checked_render
+        if self.serve_state is not None and notebooks.is_notebook_page(page) and hasattr(render, "__func__"):
+            page.render = self.serve_state.notebooks.wrap(page, render, _notebook_cache_path(page, config), checked_render)
         return page
 
     def on_page_markdown(self, markdown, *, page, config, files):
@@ -205,6 +208,17 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")
+
+
+def _notebook_cache_path(page, config) -> Path | None:
+    """Where mkdocs-jupyter keeps (or will keep) this notebook's executed HTML, or None without its cache."""
+    from mkdocs_jupyter import plugin as jupyter
+
+    plugin = config.plugins.get("mkdocs-jupyter")
+    if plugin is None or not plugin.config["cache"]:
+        return None
+    key = jupyter._compute_cache_key(page.file.abs_src_path, plugin.config, plugin.config["execute"])
+    return jupyter._get_cache_path(plugin.config["cache_dir"], key)
 
 
 def _source(page) -> str | None:

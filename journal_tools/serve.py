@@ -32,7 +32,7 @@ from pathlib import Path
 
 from journal_tools.settings import Settings
 
-__all__ = ["CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
+__all__ = ["BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
@@ -119,9 +119,16 @@ class CodeRunner:
         return futures
 
     def _ask(self, page: Path) -> dict:
+        return self._request({"config": str(self.settings.config_file), "page": str(page)})
+
+    def draw(self, targets: list[str], dirs) -> dict[str, str]:
+        """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``)."""
+        return self._request({"config": str(self.settings.config_file), "figures": targets})
+
+    def _request(self, request: dict) -> dict:
         proc = self._ensure()
         with self._lock:
-            proc.stdin.write(json.dumps({"config": str(self.settings.config_file), "page": str(page)}) + "\n")
+            proc.stdin.write(json.dumps(request) + "\n")
             answer = proc.stdout.readline()
         if not answer:
             raise RuntimeError("the worker exited")
@@ -145,7 +152,7 @@ class ServeState:
         self.fingerprints: dict[Path, str] = {}
         self.results: dict[Path, Future] = {}
         self.build_error: str | None = None
-        self.server = None
+        self.notebooks = BackgroundNotebooks()
 
     def schedule(self, pages: list[Path], settings: Settings) -> None:
         """Start running the pages whose inputs changed since the last build."""
@@ -256,3 +263,72 @@ def install_error_pages(server, state: ServeState) -> None:
 
     server.builder = builder
     server._serve_request = request
+    state.notebooks.server = server
+
+
+class BackgroundNotebooks:
+    """``make serve`` only: a notebook whose cache misses executes in the background.
+
+    mkdocs-jupyter executes a notebook inside the page's ``render`` when its
+    cache misses, holding up the whole rebuild (5 to 15 s here). While serving,
+    the page instead keeps the outputs of its last render, marked stale, the
+    execution runs in a thread (it writes mkdocs-jupyter's cache entry), and a
+    rebuild is requested when it is done, which then hits the cache.
+    """
+
+    def __init__(self):
+        self.last: dict[str, tuple[str, object, str | None]] = {}  # src -> (content, toc, title)
+        self.running: set[str] = set()
+        self.failed: dict[str, str] = {}  # cache path -> message
+        self.server = None
+
+    def wrap(self, page, render, cache_path: Path | None, check_render):
+        """A render for ``page`` that never executes in the foreground once the page has outputs."""
+        src = page.file.abs_src_path
+        state = self
+
+        def serve_render(config, files):
+            if cache_path is None or cache_path.exists() or src not in state.last:
+                check_render(config, files)  # first render, or a cache hit: as in a build
+                state.last[src] = (page.content, page.toc, page.title)
+                return
+            content, toc, title = state.last[src]
+            note = state.failed.get(str(cache_path))
+            if note is None and src not in state.running:
+                state._start(src, render, cache_path, config, files)
+            banner = (f'<p class="journal-run journal-run--failed" role="alert">The notebook failed to run: '
+                      f"{html.escape(note)}</p>" if note else
+                      '<p class="journal-run journal-run--ok" role="status">⏳ These outputs are stale: the notebook is '
+                      "running with your changes; this page reloads when it is done.</p>")
+            page.content, page.toc = _PANEL_STYLE + banner + content, toc
+            if title:
+                page.title = title
+
+        return serve_render
+
+    def _start(self, src: str, render, cache_path: Path, config, files) -> None:
+        self.running.add(src)
+
+        def work():
+            from types import SimpleNamespace
+
+            try:
+                # mkdocs-jupyter's render only sets attributes on its first argument and
+                # writes the cache entry: run it on a stand-in, not on the live page.
+                render.__func__(SimpleNamespace(), config, files)
+            except Exception as exc:  # noqa: BLE001 - shown on the page at the next rebuild
+                self.failed[str(cache_path)] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
+            finally:
+                self.running.discard(src)
+                self.request_rebuild()
+
+        threading.Thread(target=work, daemon=True).start()
+
+    def request_rebuild(self) -> None:
+        """Ask the live-reload server for a rebuild, as its file watcher does."""
+        server = self.server
+        if server is None:
+            return
+        with server._rebuild_cond:
+            server._want_rebuild = True
+            server._rebuild_cond.notify_all()

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["main", "run_page"]
+__all__ = ["draw_figures", "main", "run_page"]
 
 
 def _forget_snippets(dirs) -> None:
@@ -69,6 +69,15 @@ def run_page(config_file: str, page_path: str) -> dict:
     return out | {"seconds": time.perf_counter() - start}
 
 
+def draw_figures(config_file: str, targets: list[str]) -> dict[str, str]:
+    """Each figure target's SVG (or ``error: ...``), as ``journal_tools.figure_worker`` draws it."""
+    from journal_tools.figure_worker import call
+    from journal_tools.settings import Settings
+
+    _forget_snippets(Settings.load(config_file).snippet_dirs)
+    return {t: call(t) for t in targets}
+
+
 def _line(where: str) -> int | None:
     tail = where.rpartition(":")[2]
     return int(tail) if tail.isdigit() else None
@@ -83,6 +92,9 @@ def main() -> int:
     protocol.write(json.dumps({"ready": True}) + "\n")
     for line in sys.stdin:
         request = json.loads(line)
+        if "figures" in request:  # build-time figures, drawn with PyTorch already imported
+            protocol.write(json.dumps(draw_figures(request["config"], request["figures"])) + "\n")
+            continue
         try:
             answer = run_page(request["config"], request["page"])
         except Exception as exc:  # a bug here must not kill the worker: report it on the page
