@@ -196,7 +196,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_build_error(self, *, error):
         """Keep the build error's own message for the browser (MkDocs then raises a bare Abort)."""
         if self.serve_state is not None:
-            self.serve_state.build_error = str(error)
+            self.serve_state.last_error = str(error)
 
     def on_shutdown(self):
         """Stop the code runner."""

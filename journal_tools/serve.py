@@ -151,7 +151,8 @@ class ServeState:
         self.runner = CodeRunner(settings)
         self.fingerprints: dict[Path, str] = {}
         self.results: dict[Path, Future] = {}
-        self.build_error: str | None = None
+        self.build_error: str | None = None  # what the browser shows instead of pages
+        self.last_error: str | None = None  # the current build's error, until it ends
         self.notebooks = BackgroundNotebooks()
 
     def schedule(self, pages: list[Path], settings: Settings) -> None:
@@ -244,18 +245,26 @@ def install_error_pages(server, state: ServeState) -> None:
     build, serve_request = server.builder, server._serve_request
 
     def builder(*args, **kwargs):
-        state.build_error = None  # the plugin's on_build_error fills it with the real message
+        # build_error changes only when a build ends, so a request never sees a half state;
+        # the plugin's on_build_error leaves the real message in last_error (MkDocs then
+        # raises a bare Abort).
+        state.last_error = None
         try:
             build(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every build error goes to the browser
-            state.build_error = state.build_error or str(exc) or type(exc).__name__
+            state.build_error = state.last_error or str(exc) or type(exc).__name__
             log.error("build failed; the browser shows: %s", state.build_error.split("\n", 1)[0])
+        else:
+            state.build_error = None
 
     def request(environ, start_response):
         path = environ.get("PATH_INFO", "")
-        if state.build_error is not None and (path.endswith("/") or path.endswith(".html")) and "/livereload/" not in path:
-            with server._epoch_cond:
-                epoch = server._visible_epoch
+        if "/livereload/" in path or not (path.endswith("/") or path.endswith(".html")):
+            return serve_request(environ, start_response)
+        with server._epoch_cond:  # as the server does: never answer from the middle of a rebuild
+            server._epoch_cond.wait_for(lambda: server._visible_epoch == server._wanted_epoch)
+            epoch = server._visible_epoch
+        if state.build_error is not None:
             content = server._inject_js_into_html(error_page(state.build_error), epoch)
             start_response("500 Internal Server Error", [("Content-Type", "text/html"), ("Content-Length", str(len(content)))])
             return [content]
