@@ -16,6 +16,7 @@ which names the source file, the line of the formula and the reason.
 from __future__ import annotations
 
 import html as html_lib
+import itertools
 import re
 
 import math_core
@@ -39,6 +40,16 @@ _DISPLAY = re.compile(r"\A\\\[(?P<tex>.*)\\\]\Z", re.DOTALL)
 # Class of the wrapper around display math (scrolls sideways on narrow
 # screens; see docs/stylesheets/journal.css).
 DISPLAY_CLASS = "math-display"
+
+
+def display_wrapper(number: int) -> str:
+    """Opening tag of the wrapper of the page's ``number``-th display formula.
+
+    A box that can scroll sideways must be reachable by keyboard (tabindex)
+    and, being focusable, needs a role and a name; the number keeps the names
+    of a page's regions unique (axe: scrollable-region-focusable,
+    landmark-unique)."""
+    return f'<div class="{DISPLAY_CLASS}" role="region" tabindex="0" aria-label="Formula {number}">'
 
 
 class MathError(Exception):
@@ -92,10 +103,15 @@ def render_math(html: str, *, src_path: str, markdown_source: str | None = None)
     """Return ``html`` with every arithmatex span/div replaced by MathML.
 
     Inline math becomes ``<math>``; display math becomes
-    ``<div class="math-display"><math display="block">...</math></div>``.
+    ``<div class="math-display" role="region" tabindex="0" aria-label="Formula N">
+    <math display="block">...</math></div>`` (see :func:`display_wrapper`).
     Raises :class:`MathError` naming ``src_path`` and the line of the formula
     in ``markdown_source`` (first occurrence; None when not found).
     """
+
+    # Numbers continue after the display formulas already in ``html`` (the
+    # blog views convert their excerpts after the page's own content).
+    displays = itertools.count(html.count(f'<div class="{DISPLAY_CLASS}"') + 1)
 
     def replace(match: re.Match[str]) -> str:
         tag, body = match["tag"], match["body"]
@@ -123,7 +139,7 @@ def render_math(html: str, *, src_path: str, markdown_source: str | None = None)
                 src_path=src_path,
             ) from None
         if display:
-            return f'<div class="{DISPLAY_CLASS}">{mathml}</div>'
+            return f"{display_wrapper(next(displays))}{mathml}</div>"
         return mathml
 
     if 'class="arithmatex"' not in html:

@@ -49,8 +49,19 @@ def test_inline_and_display_become_mathml():
     assert inline.find("mfrac") is not None
     assert display.get("display") == "block"
     assert display.find(".//msqrt") is not None
-    # Display math sits in a wrapper that can scroll sideways.
-    assert re.search(r'<div class="math-display"><math display="block">', out)
+    # Display math sits in a wrapper that can scroll sideways: a keyboard
+    # stop with a role and a name, numbered per page.
+    assert re.search(r'<div class="math-display" role="region" tabindex="0" aria-label="Formula 1">'
+                     r'<math display="block">', out)
+
+
+def test_display_wrappers_are_numbered_after_those_already_converted():
+    src = "$$\\alpha$$\n\n$$\\beta$$\n"
+    first = render_math(arithmatex(src), src_path="docs/x.md", markdown_source=src)
+    assert re.findall(r'aria-label="(Formula \d+)"', first) == ["Formula 1", "Formula 2"]
+    # A second pass (the blog views' excerpts, on_post_page) continues the count.
+    again = render_math(first + arithmatex("$$\\gamma$$\n"), src_path="docs/x.md")
+    assert re.findall(r'aria-label="(Formula \d+)"', again) == ["Formula 1", "Formula 2", "Formula 3"]
 
 
 def test_bmatrix_operatorname_subscripts():
