@@ -148,7 +148,9 @@ def read_layout(root: Path) -> Layout:
         raise EntryError(f"{config_path}: no blog plugin in plugins:, so there is nowhere to post")
 
     docs_dir = root / config.get("docs_dir", "docs")
-    blog_dir = docs_dir / blog.get("blog_dir", "blog")
+    # post_dir as the blog plugin reads it (the home page is the blog index:
+    # blog_dir "." with the posts kept in blog/posts).
+    posts_dir = docs_dir / blog.get("post_dir", "{blog}/posts").format(blog=blog.get("blog_dir", "blog"))
     authors_file = blog.get("authors_file", "{blog}/.authors.yml").format(
         blog=blog.get("blog_dir", "blog")
     )
@@ -163,7 +165,7 @@ def read_layout(root: Path) -> Layout:
 
     return Layout(
         root=root,
-        posts_dir=blog_dir / "posts",
+        posts_dir=posts_dir,
         snippets_dir=root / snippets_base,
         tests_dir=root / TESTS_DIR,
         categories_allowed=[str(c) for c in blog.get("categories_allowed") or []],
