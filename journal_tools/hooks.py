@@ -16,7 +16,7 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
-from journal_tools import a11y, feeds, fonts, nbtoc  # noqa: E402
+from journal_tools import a11y, feeds, fonts, nbids, nbtoc  # noqa: E402
 from journal_tools.mathml import MathError, render_math  # noqa: E402
 from journal_tools.validate import on_files, on_pre_page  # noqa: E402,F401  (file:line for bad posts, includes, notebook cells)
 from journal_tools.reproducible import on_startup  # noqa: E402,F401  (SOURCE_DATE_EPOCH = last commit: same tree, same bytes)
@@ -45,6 +45,7 @@ def on_config(config):
     # mkdocs-jupyter's cache key learns the snippets each notebook imports.
     from journal_tools import notebook_cache
     notebook_cache.install(Path(config.config_file_path).resolve().parent / "snippets")
+    nbids.install()  # notebook pages: cell ids from the cells, stdout merged after execution
     return config
 
 
@@ -64,6 +65,8 @@ def on_page_content(html, *, page, config, files):
     html = notebooks.on_page_content(html, page=page, config=config, files=files, src_path=_src_path(page, config))
     html = a11y.label_notebook_outputs(html)  # printed outputs: named keyboard-reachable scroll regions
     nbtoc.align_toc(html, page.toc)  # notebook TOC links to the headings' real ids (inline code in headings)
+    if notebooks.is_notebook_page(page):
+        nbids.stabilise_download(page, config)  # the .ipynb download: the page's cell ids
     feeds.set_feed_description(html, page)  # RSS/JSON feed item: the rendered excerpt, absolute links, no <h1>
     return html
 
