@@ -12,13 +12,14 @@ with every link made absolute under ``site_url``.
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from journal_tools.settings import Settings
 
 __all__ = ["excerpt_html", "set_description"]
 
 _H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>\s*", re.DOTALL)
+_PERMALINK = re.compile(r'<a\b[^>]*\bclass="headerlink"[^>]*>.*?</a>', re.DOTALL)  # toc's ¶ links
 # href/src attributes of the page as Python-Markdown and MkDocs wrote it
 # (always double-quoted). A parser round trip would re-serialise the MathML
 # and every entity to change these few attribute values.
@@ -28,8 +29,14 @@ _URL_ATTR = re.compile(r'\b(?P<attr>href|src)="(?P<url>[^"]*)"')
 def excerpt_html(html: str, separator: str, page_url: str) -> str:
     """The part of ``html`` before ``separator``, title dropped, links absolute from ``page_url``."""
     excerpt = html.split(separator, 1)[0]
-    excerpt = _H1.sub("", excerpt, count=1)
-    return _URL_ATTR.sub(lambda m: f'{m["attr"]}="{urljoin(page_url, m["url"])}"', excerpt).strip()
+    excerpt = _PERMALINK.sub("", _H1.sub("", excerpt, count=1))
+    return _URL_ATTR.sub(lambda m: f'{m["attr"]}="{_absolute(m["url"], page_url)}"', excerpt).strip()
+
+
+def _absolute(url: str, base: str) -> str:
+    if urlsplit(url).scheme or url.startswith("//"):  # http:, mailto:, data: ... stay as written
+        return url
+    return urljoin(base, url)
 
 
 def set_description(page, html: str, settings: Settings) -> None:

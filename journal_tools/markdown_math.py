@@ -22,13 +22,35 @@ the caller (the MkDocs plugin, the page test) adds the file and line.
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as etree
 
 from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, InlineArithmatexPattern
 
 from journal_tools.mathml import DISPLAY_CLASS, tex_to_mathml
 
-__all__ = ["MathExtension", "makeExtension"]
+__all__ = ["MathExtension", "display_attributes", "makeExtension", "restart_numbering"]
+
+# Display formulas are numbered per page (the plugin restarts the count at each
+# page; blog views render their excerpts after their own content, so their
+# numbers continue): a focusable region's name must be unique on its page.
+_numbers = itertools.count(1)
+
+
+def restart_numbering() -> None:
+    """Number the next page's display formulas from 1."""
+    global _numbers
+    _numbers = itertools.count(1)
+
+
+def display_attributes() -> dict[str, str]:
+    """Attributes of a display formula's wrapper.
+
+    The box scrolls sideways when the formula is wider than the screen, so it
+    must be reachable by keyboard (tabindex) and, being focusable, needs a
+    role and a name (axe: scrollable-region-focusable, landmark-unique).
+    """
+    return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {next(_numbers)}"}
 
 
 class _InlineMath(InlineArithmatexPattern):
@@ -44,7 +66,7 @@ class _InlineMath(InlineArithmatexPattern):
 class _BlockMath(BlockArithmatexProcessor):
     def generic_output(self, parent, math):
         """A ``div.math-display`` holding the MathML of a display formula."""
-        el = etree.SubElement(parent, "div", {"class": DISPLAY_CLASS})
+        el = etree.SubElement(parent, "div", display_attributes())
         el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True))
 
 

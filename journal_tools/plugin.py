@@ -30,7 +30,22 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from journal_tools import feeds, fences, figures, fonts, notebook_cache, notebooks, reproducible, serve, validate
+from journal_tools import (
+    a11y,
+    feeds,
+    fences,
+    figures,
+    fonts,
+    markdown_math,
+    nbids,
+    nbtoc,
+    notebook_cache,
+    notebooks,
+    reproducible,
+    serve,
+    theme_patches,
+    validate,
+)
 from journal_tools.mathml import MathError
 from journal_tools.settings import Settings
 
@@ -100,7 +115,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             reproducible.pin_build_date(self.settings.root)
         # After the user's custom_dir (which may override ours), before the theme's own.
         dirs = config.theme.dirs
-        dirs.insert(1 if config.theme.custom_dir else 0, str(THEME_DIR))
+        at = 1 if config.theme.custom_dir else 0
+        try:
+            patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
+        except theme_patches.PatchError as exc:
+            raise PluginError(str(exc)) from None
+        dirs[at:at] = [str(THEME_DIR), str(patched)]
         if self.serving and self.config.run_code_on_serve and self.serve_state is None:
             self.serve_state = serve.ServeState(self.settings)
             self.serve_state.runner.warm_up()
@@ -108,6 +128,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             markdown_key = repr((self.settings.markdown_extensions, sorted(map(str, self.settings.mdx_configs.items()))))
             notebook_cache.install(self.settings.snippet_dirs[0], markdown_key)
             notebooks.install_markdown(self.settings)
+            nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
         return config
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
@@ -136,7 +157,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
-        """Make a failing formula or notebook cell name its file and line."""
+        """Make a failing formula or notebook cell name its file and line; number formulas from 1."""
+        markdown_math.restart_numbering()
         render = page.render
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
@@ -169,6 +191,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
+            html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
+            nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
+            nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
         if self.config.feed_descriptions and page.file.abs_src_path and self.settings.is_post(Path(page.file.abs_src_path)):
             feeds.set_description(page, html, self.settings)
         if self.serve_state is not None and page.file.abs_src_path:

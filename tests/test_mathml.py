@@ -14,6 +14,9 @@ from journal_tools.mathml import MathError
 
 def convert(md_text: str, *, name: str = "journal_tools.markdown_math") -> str:
     """HTML as the site's math extension makes it (loaded by module path or entry point name)."""
+    from journal_tools.markdown_math import restart_numbering
+
+    restart_numbering()
     md = markdown.Markdown(extensions=[name, "admonition", "pymdownx.superfences"])
     return md.convert(md_text)
 
@@ -53,8 +56,23 @@ def test_inline_and_display_become_mathml():
     assert inline.find("mfrac") is not None
     assert display.get("display") == "block"
     assert display.find(".//msqrt") is not None
-    # Display math sits in a wrapper that can scroll sideways.
-    assert re.search(r'<div class="math-display"><math display="block">', out)
+    # Display math sits in a wrapper that can scroll sideways: a keyboard
+    # stop with a role and a name, numbered per page.
+    wrapper = re.search(r'<div ([^>]*)><math display="block">', out).group(1)
+    assert set(re.findall(r'(\w[\w-]*)="([^"]*)"', wrapper)) == {
+        ("class", "math-display"), ("role", "region"), ("tabindex", "0"), ("aria-label", "Formula 1")}
+
+
+def test_display_wrappers_are_numbered_per_page_and_continue_in_views():
+    from journal_tools.markdown_math import restart_numbering
+
+    first = convert("$$\\alpha$$\n\n$$\\beta$$\n")
+    assert re.findall(r'aria-label="(Formula \d+)"', first) == ["Formula 1", "Formula 2"]
+    # A blog view renders its excerpts after its own content: the count goes on.
+    view = markdown.Markdown(extensions=["journal_tools.markdown_math"]).convert("$$\\gamma$$\n")
+    assert re.findall(r'aria-label="(Formula \d+)"', view) == ["Formula 3"]
+    restart_numbering()
+    assert 'aria-label="Formula 1"' in convert("$$\\delta$$\n")
 
 
 def test_bmatrix_operatorname_subscripts():

@@ -34,8 +34,8 @@ def test_build_is_clean(built):
     # (The Jupyter kernel's "[IPKernelApp] WARNING | ... TCP" notice is not one.)
     warnings = [ln for ln in built.output.splitlines() if re.match(r"\s*WARNING\b", ln)]
     assert not warnings, "\n".join(warnings)
-    assert (built.site / "index.html").is_file()
-    assert (built.site / "blog" / "index.html").is_file()
+    assert (built.site / "index.html").is_file()  # the home page is the journal's index (blog_dir ".")
+    assert (built.site / "tags" / "index.html").is_file()
 
 
 # --------------------------------------------------------------------------

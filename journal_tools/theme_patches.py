@@ -1,0 +1,105 @@
+"""Small, checked edits to Material's own templates, made at build time.
+
+Three of Material's templates need a few attributes changed for readers who
+use screen readers, and the entry page needs links to the previous and next
+entry. Copying the templates into the repository would commit Material's code;
+instead the installed templates are read from the ``material`` package, these
+edits applied, and the results written to ``.cache/theme/<digest>/``, which the
+plugin puts on the theme's search path. Each edit names the exact text it
+expects and how many times; if an upgrade of Material changes a template so
+an edit no longer applies, the build stops saying which (never a silent miss).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from journal_tools import atomic
+
+__all__ = ["PATCHES", "PatchError", "patched_dir", "patched_templates"]
+
+
+class PatchError(Exception):
+    """A Material template no longer holds the text an edit expects."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the ``nth`` (1-based) occurrence of ``old`` with ``new``; ``old`` must occur ``count`` times."""
+
+    old: str
+    new: str
+    count: int
+    nth: int = 1
+    why: str = ""
+
+
+PATCHES: dict[str, list[Edit]] = {
+    "partials/search.html": [
+        Edit('<div class="md-search" data-md-component="search" role="dialog">',
+             '<div class="md-search" data-md-component="search" role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1,
+             why="every role=dialog needs a name (axe: aria-dialog-name)"),
+    ],
+    "partials/post.html": [
+        # An excerpt's authors and its "Continue reading" link sat in unnamed <nav>s,
+        # one pair per excerpt: landmarks screen readers cannot tell apart.
+        Edit('<nav class="md-post__authors md-typeset">', '<div class="md-post__authors md-typeset">', 1),
+        Edit('<nav class="md-post__action">', '<div class="md-post__action">', 1),
+        Edit("</nav>", "</div>", 2, nth=1),
+        Edit("</nav>", "</div>", 1, nth=1),
+        Edit('<a href="{{ post.url | url }}">\n          {{ lang.t("blog.continue") }}',
+             '<a href="{{ post.url | url }}" aria-label="{{ lang.t(\'blog.continue\') }}: {{ post.title | e }}">\n'
+             '          {{ lang.t("blog.continue") }}', 1, why="each 'Continue reading' link names its entry"),
+    ],
+    "blog-post.html": [
+        Edit('<nav class="md-nav md-nav--primary">', '<nav class="md-nav md-nav--primary" aria-label="About this entry">', 1,
+             why="the entry's sidebar: a navigation landmark with a name of its own"),
+        # The list of the entry's metadata is no landmark; the references list is named.
+        Edit('<nav class="md-nav">', '<div class="md-nav">', 2, nth=1),
+        Edit("</nav>", "</div>", 3, nth=1),
+        Edit('<nav class="md-nav">', '<nav class="md-nav" aria-label="{{ lang.t(\'blog.references\') }}">', 1),
+        Edit('      {% endblock %}\n    </article>',
+             '      {% endblock %}\n      {% include "partials/journal-pager.html" %}\n    </article>', 1,
+             why="links to the previous and the next entry under the text"),
+    ],
+}
+
+
+def _material_templates() -> Path:
+    import material
+
+    return Path(material.__file__).parent / "templates"
+
+
+def patched_templates(source: Path | None = None) -> dict[str, str]:
+    """Each patched template's text, from the installed Material (or ``source``)."""
+    source = source or _material_templates()
+    out = {}
+    for name, edits in PATCHES.items():
+        text = (source / name).read_text(encoding="utf-8")
+        for edit in edits:
+            found = text.count(edit.old)
+            if found != edit.count:
+                raise PatchError(f"Material's {name} holds {edit.old!r} {found} times, not {edit.count}: "
+                                 "review journal_tools/theme_patches.py for this Material version")
+            at = -1
+            for _ in range(edit.nth):
+                at = text.index(edit.old, at + 1)
+            text = text[:at] + edit.new + text[at + len(edit.old):]
+        out[name] = text
+    return out
+
+
+def patched_dir(cache: Path) -> Path:
+    """A folder of the patched templates under ``cache`` (written once per Material version and edit set)."""
+    templates = patched_templates()
+    digest = hashlib.sha256(repr(sorted(templates.items())).encode()).hexdigest()[:16]
+    folder = cache / digest
+    for name, text in templates.items():
+        path = folder / name
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic.write_bytes(path, text.encode("utf-8"))
+    return folder
