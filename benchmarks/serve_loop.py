@@ -62,7 +62,7 @@ def measure(project: Path, repeats: int) -> Row:
     base = f"http://127.0.0.1:{port}/llm-journal/"
     try:
         _until(base, lambda html: True, limit=300)
-        entry = base + "blog/" + re.search(r'href="(2025/07/27/[^"]+)"', _get(base + "blog/")).group(1)
+        entry = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', _get(base)).group(1)
         notebook = base + "notebooks/attention_step_by_step/"
         _until(entry, lambda html: "journal-run--ok" in html)
         times: dict[str, list[float]] = {"page": [], "snippet": [], "notebook": []}

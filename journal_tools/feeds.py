@@ -26,9 +26,12 @@ _PERMALINK = re.compile(r'<a\b[^>]*\bclass="headerlink"[^>]*>.*?</a>', re.DOTALL
 _URL_ATTR = re.compile(r'\b(?P<attr>href|src)="(?P<url>[^"]*)"')
 
 
-def excerpt_html(html: str, separator: str, page_url: str) -> str:
-    """The part of ``html`` before ``separator``, title dropped, links absolute from ``page_url``."""
-    excerpt = html.split(separator, 1)[0]
+def excerpt_html(html: str, separator: str, page_url: str) -> str | None:
+    """The part of ``html`` before ``separator``, title and permalinks dropped, links absolute
+    from ``page_url``; None when there is no separator."""
+    excerpt, found, _ = html.partition(separator)
+    if not found:
+        return None
     excerpt = _PERMALINK.sub("", _H1.sub("", excerpt, count=1))
     return _URL_ATTR.sub(lambda m: f'{m["attr"]}="{_absolute(m["url"], page_url)}"', excerpt).strip()
 
@@ -44,5 +47,7 @@ def set_description(page, html: str, settings: Settings) -> None:
     if not settings.site_url or settings.blog is None:
         return
     page_url = urljoin(settings.site_url if settings.site_url.endswith("/") else settings.site_url + "/", page.url)
+    excerpt = excerpt_html(html, settings.blog.excerpt_separator, page_url)
     rss = page.meta.setdefault("rss", {})
-    rss.setdefault("feed_description", excerpt_html(html, settings.blog.excerpt_separator, page_url))
+    if excerpt is not None and isinstance(rss, dict):
+        rss.setdefault("feed_description", excerpt)

@@ -161,7 +161,10 @@ def test_site_url_is_read_from_the_project():
 
 
 def test_excerpt_for_feed_drops_title_and_permalinks_and_makes_links_absolute():
-    from journal_tools.feeds import excerpt_for_feed
+    from journal_tools.feeds import excerpt_html
+
+    def excerpt_for_feed(html, url):
+        return excerpt_html(html, "<!-- more -->", url)
 
     html = ('<h1 id="t">Title<a class="headerlink" href="#t" title="Permanent link">¶</a></h1>\n'
             '<p>See <a href="../../26/x/">the last one</a>, <a href="#sec">below</a>, '

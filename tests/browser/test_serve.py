@@ -63,9 +63,9 @@ def served(tmp_path_factory, browser):
     base = f"http://127.0.0.1:{port}{prefix}"
     try:
         _wait_for(base, proc)
-        html = urllib.request.urlopen(base + "blog/").read().decode()
-        entry = re.search(r'href="(2025/07/27/[^"]+)"', html).group(1)
-        yield project, base + "blog/" + entry
+        html = urllib.request.urlopen(base).read().decode()  # the home page lists the entries
+        entry = re.search(r'href="(blog/2025/07/27/[^"]+)"', html).group(1)
+        yield project, base + entry
     finally:
         proc.terminate()
         try:

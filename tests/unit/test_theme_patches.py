@@ -1,0 +1,35 @@
+"""Material's templates are edited at build time, never copied into the repository."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from journal_tools import theme_patches
+
+
+def test_every_edit_applies_to_the_installed_material():
+    templates = theme_patches.patched_templates()
+    assert 'role="dialog" aria-label=' in templates["partials/search.html"]
+    assert "<nav" not in templates["partials/post.html"]
+    post = templates["blog-post.html"]
+    assert 'aria-label="About this entry"' in post and 'partials/journal-pager.html' in post
+    assert post.count("<nav") == post.count("</nav>")
+
+
+def test_a_changed_template_stops_the_build_naming_it(tmp_path):
+    source = Path(theme_patches._material_templates())
+    for name in theme_patches.PATCHES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(source / name, tmp_path / name)
+    (tmp_path / "partials/search.html").write_text("<div>changed upstream</div>", encoding="utf-8")
+    with pytest.raises(theme_patches.PatchError, match=r"partials/search\.html holds .* 0 times, not 1"):
+        theme_patches.patched_templates(tmp_path)
+
+
+def test_no_material_template_is_committed():
+    theme = Path(theme_patches.__file__).with_name("theme")
+    committed = {str(p.relative_to(theme)) for p in theme.rglob("*.html")}
+    assert not committed & set(theme_patches.PATCHES)
