@@ -121,7 +121,7 @@ def test_pages_load_nothing_from_outside(built):
 
 def test_site_css_has_math_font_stack(built):
     css = (built.site / "stylesheets" / "journal.css").read_text(encoding="utf-8")
-    assert '"Noto Sans Math", math,' in css
+    assert 'font-family: "Journal Math", math,' in css and 'local("Noto Sans Math")' in css
     assert "../assets/fonts/noto-sans-math-latin-400-normal.woff2" in css
 
 
