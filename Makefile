@@ -53,5 +53,8 @@ new: setup
 bench: setup
 	$(BIN)/python benchmarks/run.py
 
+# Keeps .cache/fonts (the math font installed at set-up): deleting it would make
+# the next build fetch it from npm again and re-subset it.
 clean:
-	rm -rf site .cache .pytest_cache
+	rm -rf site .pytest_cache
+	if [ -d .cache ]; then find .cache -mindepth 1 -maxdepth 1 ! -name fonts -exec rm -rf {} +; fi
