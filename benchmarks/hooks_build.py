@@ -21,6 +21,9 @@ def configs(project: Path) -> tuple[Path, Path]:
     base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
     hooks = common.write_config(project, "hooks", base)
     plain = common.without_plugin(base, "journal")
+    # The same templates (the home page's template lives in the plugin's theme
+    # folder), found through custom_dir instead of the plugin.
+    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(project / "journal_tools" / "theme"))
     # Plain Material writes math as arithmatex's TeX for a script to render.
     plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.markdown_math" else e
                                     for e in plain.get("markdown_extensions", [])]

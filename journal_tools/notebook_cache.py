@@ -20,8 +20,6 @@ import hashlib
 import json
 from pathlib import Path
 
-import mkdocs_jupyter.plugin as jupyter_plugin
-
 
 def _code_of(notebook: Path) -> str:
     if notebook.suffix == ".ipynb":
@@ -78,6 +76,8 @@ def renderer_digest(markdown_settings: str) -> bytes:
 
 def install(snippets_dir: Path, markdown_settings: str = "") -> None:
     """Make mkdocs-jupyter's cache key cover the imported snippets and the renderer (idempotent)."""
+    import mkdocs_jupyter.plugin as jupyter_plugin  # only for a site that has notebooks: 1.3 s of imports
+
     current = jupyter_plugin._compute_cache_key
     original = getattr(current, "journal_original", current)
     renderer = renderer_digest(markdown_settings)

@@ -124,7 +124,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.serving and self.config.run_code_on_serve and self.serve_state is None:
             self.serve_state = serve.ServeState(self.settings)
             self.serve_state.runner.warm_up()
-        if self.config.notebooks:
+        if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
             markdown_key = repr((self.settings.markdown_extensions, sorted(map(str, self.settings.mdx_configs.items()))))
             notebook_cache.install(self.settings.snippet_dirs[0], markdown_key)
             notebooks.install_markdown(self.settings)
