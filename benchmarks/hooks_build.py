@@ -14,7 +14,7 @@ from benchmarks import common
 from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
 
-GOAL = 1.15
+GOAL = 1.10
 
 
 def configs(project: Path) -> tuple[Path, Path]:
@@ -33,6 +33,9 @@ def configs(project: Path) -> tuple[Path, Path]:
 def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path]:
     hooks_cfg, plain_cfg = configs(project)
     sites = {"hooks": out / "site-hooks", "plain": out / "site-plain"}
+    # The first journal build starts with an empty figure cache (the figures are
+    # drawn: PyTorch and matplotlib imported in a child process): reported on its own.
+    cold = common.timed_build(project, hooks_cfg, sites["hooks"])
     times = common.interleaved(
         {
             "hooks": lambda: common.timed_build(project, hooks_cfg, sites["hooks"]),
@@ -43,11 +46,13 @@ def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path]:
     t_hooks, t_plain = common.median(times["hooks"]), common.median(times["plain"])
     ratio = t_hooks / t_plain
     row = Row(
-        "1. build, project hooks / plain Material (no notebook plugin)",
+        "1. build, journal plugin / plain Material (no notebook plugin)",
         f"{ratio:.2f}x ({t_hooks:.1f} s / {t_plain:.1f} s)",
         f"<= {GOAL}x",
         ratio <= GOAL,
-        notes=[f"hooks builds {common.fmt_times(times['hooks'])} s, plain builds {common.fmt_times(times['plain'])} s (cold, median of {repeats})"],
+        notes=[f"journal builds {common.fmt_times(times['hooks'])} s, plain builds {common.fmt_times(times['plain'])} s "
+               f"(figure cache filled, median of {repeats})",
+               f"first build with an empty figure cache: {cold:.1f} s ({cold / t_plain:.2f}x plain): the figures are drawn"],
         profile=lambda: profile_build(project, hooks_cfg, out / "profile-hooks", focus=("journal_tools", "snippets")),
     )
     return row, sites["plain"]
