@@ -246,7 +246,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.serve_state.runner.close()
 
     def on_post_build(self, *, config):
-        """Copy the math font into the site."""
+        """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
+        if self.serve_state is not None:
+            self.serve_state.notebooks.start_pending()
         if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")

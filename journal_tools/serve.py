@@ -289,7 +289,14 @@ class BackgroundNotebooks:
         self.last: dict[str, tuple[str, object, str | None]] = {}  # src -> (content, toc, title)
         self.running: set[str] = set()
         self.failed: dict[str, str] = {}  # cache path -> message
+        self.pending: dict[str, tuple] = {}  # src -> what _start needs, until the build ends
         self.server = None
+
+    def start_pending(self) -> None:
+        """Start the executions the build asked for (called when the build is done)."""
+        pending, self.pending = self.pending, {}
+        for src, (render, cache_path, config, files) in pending.items():
+            self._start(src, render, cache_path, config, files)
 
     def wrap(self, page, render, cache_path: Path | None, check_render):
         """A render for ``page`` that never executes in the foreground once the page has outputs."""
@@ -304,7 +311,9 @@ class BackgroundNotebooks:
             content, toc, title = state.last[src]
             note = state.failed.get(str(cache_path))
             if note is None and src not in state.running:
-                state._start(src, render, cache_path, config, files)
+                # Started when this build is done (start_pending): the kernel's start-up
+                # would otherwise compete for the CPU with the rebuild the author waits for.
+                state.pending[src] = (render, cache_path, config, files)
             banner = (f'<p class="journal-run journal-run--failed" role="alert">The notebook failed to run: '
                       f"{html.escape(note)}</p>" if note else
                       '<p class="journal-run journal-run--ok" role="status">⏳ These outputs are stale: the notebook is '
