@@ -139,6 +139,26 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
     return failing, text
 
 
+def exception_line(exc: BaseException) -> str:
+    """``NameError: name 'x' is not defined. Did you mean: 'y'?``: the exception's line as
+    Python's own traceback prints it, suggestion included.
+
+    ``str(exc)`` has no suggestion, and before Python 3.12 neither has the
+    ``traceback`` module: the interpreter's display (``sys.__excepthook__``) adds
+    it, so the line is taken from what that prints.
+    """
+    te = traceback.TracebackException.from_exception(exc)
+    line = "".join(te.format_exception_only()).strip("\n")
+    if "Did you mean" in line or not isinstance(exc, (NameError, AttributeError, ImportError)):
+        return line
+    shown = io.StringIO()
+    with contextlib.redirect_stderr(shown):
+        sys.__excepthook__(type(exc), exc, exc.__traceback__)
+    first = line.split("\n", 1)[0]
+    m = re.search(re.escape(first) + r"(\. Did you mean: .*\?)$", shown.getvalue(), re.MULTILINE)
+    return line.replace(first, first + m.group(1), 1) if m else line
+
+
 def _chain(te):
     seen = []
     while te is not None and te not in seen:
@@ -234,7 +254,7 @@ def _run_python(page: Page, step: Step, namespace: dict) -> str:
         printed = out.getvalue()
         if printed:
             report = f"--- printed before the error ---\n{printed}\n{report}"
-        raise BlockError(origin, f"{origin.describe()}: {type(exc).__name__}: {exc}\n{report}", cause=exc) from None
+        raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n{report}", cause=exc) from None
     return out.getvalue()
 
 

@@ -52,3 +52,16 @@ def test_include_expander_names_page_and_line(journal):
         expand('a\n--8<-- "nope.py"\n', "docs/p.md", settings)
     with pytest.raises(IncludeError, match=r"^docs/p\.md:1: snippet include failed"):
         expand('--8<-- "../mkdocs.yml"\n', "docs/p.md", settings)
+
+
+@pytest.mark.parametrize("include, hint", [
+    ('--8<-- "demo.py:three"', r"\(snippets/demo\.py has the sections: two\)$"),
+    ('--8<-- "dmeo.py"', r"\(did you mean 'demo\.py'\?\)$"),
+    ('--8<-- "zzz.txt"', r"\(files in snippets/: demo\.py\)$"),
+    ('--8<-- "../mkdocs.yml"', r"\(includes name files under snippets/; '\.\./mkdocs\.yml' is outside\)$"),
+    ('-8<-\ndemo.py:three\n-8<-', r"^docs/p\.md:1: .*\(snippets/demo\.py has the sections: two\)$"),
+])
+def test_include_errors_say_what_would_help(journal, include, hint):
+    settings, _ = journal
+    with pytest.raises(IncludeError, match=hint):
+        expand(include + "\n", "docs/p.md", settings)
