@@ -11,18 +11,25 @@ For each page it collects:
 - or ``page.md::page``: all blocks, top to bottom in one namespace, when the
   page's front matter says ``doctest: page``.
 
+Every notebook page (mkdocs-jupyter's ``include`` patterns, e.g.
+``docs/notebooks/x.py``) is a test file too: ``x.py::render`` (the Markdown
+cells' math converts) and ``x.py::notebook`` (the code cells run, in order, in
+one namespace; see ``notebook.py``).
+
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
 with what the code printed, instead of failing.
 """
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import pytest
 
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError
+from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook, run_notebook
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
@@ -64,15 +71,41 @@ def _settings(config) -> Settings | None:
 
 
 def pytest_collect_file(file_path: Path, parent):
-    """Every Markdown page under the journal's docs_dir is a test file."""
-    if file_path.suffix != ".md":
+    """Every Markdown page and every notebook page under the journal's docs_dir is a test file."""
+    if file_path.suffix not in (".md", ".py", ".ipynb"):
         return None
     try:
         settings = _settings(parent.config)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if settings is not None and settings.docs_dir in file_path.resolve().parents:
+    if settings is None or settings.docs_dir not in file_path.resolve().parents:
+        return None
+    if file_path.suffix == ".md":
         return PageFile.from_parent(parent, path=file_path)
+    if settings.is_notebook(file_path) and not _python_plugin_collects(file_path, parent):
+        return NotebookFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _python_plugin_collects(file_path: Path, parent) -> bool:
+    """Would pytest's own Python plugin import this ``.py`` file as a test module?
+
+    It does for a file named on the command line (``make check PAGE=docs/notebooks/x.py``)
+    or matching ``python_files``: it then asks ``pytest_pycollect_makemodule``, which
+    gives it the notebook collector instead (importing a notebook would run it).
+    """
+    if file_path.suffix != ".py":
+        return False
+    return parent.session.isinitpath(file_path) or any(
+        fnmatch.fnmatch(file_path.name, pattern) for pattern in parent.config.getini("python_files"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent):
+    """A notebook page pytest's Python plugin would import is collected as a notebook instead."""
+    settings = _settings(parent.config)
+    if settings is not None and settings.is_notebook(module_path):
+        return NotebookFile.from_parent(parent, path=module_path)
     return None
 
 
@@ -96,6 +129,21 @@ class PageFile(pytest.File):
             for step in page.steps:
                 line = page.where(step.parts[0].fence.start).line
                 yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
+
+
+class NotebookFile(pytest.File):
+    """A notebook page: its Markdown cells' math, then its code cells in one namespace."""
+
+    def collect(self):
+        """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
+        try:
+            nb = read_notebook(self.path, _settings(self.config))
+        except Exception as exc:  # jupytext's own errors have no common base class
+            yield BrokenPage.from_parent(self, name="notebook", message=f"{_settings(self.config).rel(self.path)}: "
+                                                                        f"cannot read the notebook: {exc}")
+            return
+        yield NotebookRender.from_parent(self, name="render", notebook=nb)
+        yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
 
 
 class _PageItem(pytest.Item):
@@ -160,6 +208,37 @@ class ChainItem(_PageItem):
             pytest.skip("; ".join(skipped))
         if result.results and len(result.xfailed) == len(result.results):
             pytest.xfail("; ".join(r.reason for r in result.xfailed))
+
+
+class NotebookRender(_PageItem):
+    """The notebook's Markdown cells, rendered as the build renders them: every formula converts."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+
+    def runtest(self):
+        """Convert every Markdown cell with the site's Markdown."""
+        self.user_properties.append(("pagetest_fences", len(self.notebook.code_cells)))
+        check_notebook_math(self.notebook, _settings(self.config))
+
+
+class NotebookItem(_PageItem):
+    """The notebook's code cells, top to bottom in one namespace, in the notebook's folder."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+        self.add_marker(pytest.mark.pagetest)
+
+    def runtest(self):
+        """Run every code cell; count the cells that ran."""
+        ran: list = []
+        try:
+            run_notebook(self.notebook, self.path.parent, ran)
+        finally:
+            self.user_properties.append(("pagetest_run", len(ran)))
+            self.user_properties.append(("pagetest_skipped", []))
 
 
 class _Tally:

@@ -29,6 +29,9 @@ from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
 
 SEED = 0
 
+# The runners' own frames are left out of reports.
+_RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py")}
+
 # Synthetic file name -> the origin of each line of that compiled fence.
 _ORIGINS: dict[str, list[Origin]] = {}
 
@@ -95,12 +98,18 @@ def reset_global_state() -> None:
 
 def _compile(page: Page, part: Part):
     origin = part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
+    return compile_mapped(part.code, part.origins, origin)
+
+
+def compile_mapped(code: str, origins: list[Origin], origin: Origin):
+    """Compile ``code`` whose line k was written at ``origins[k - 1]`` (``origin``: its first line),
+    so tracebacks and syntax errors name those lines; a SyntaxError becomes a BlockError."""
     name = f"<page {origin.path}:{origin.line}>"
-    _ORIGINS[name] = part.origins
-    source_lines = part.code.splitlines(keepends=True)
-    linecache.cache[name] = (len(part.code), None, source_lines, name)
+    _ORIGINS[name] = origins
+    source_lines = code.splitlines(keepends=True)
+    linecache.cache[name] = (len(code), None, source_lines, name)
     try:
-        return compile(part.code, name, "exec", dont_inherit=True)
+        return compile(code, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
         at = _map(name, exc.lineno or 1) or origin
         raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
@@ -124,7 +133,7 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
     for part in _chain(te):
         frames = []
         for fs in part.stack:
-            if fs.filename == __file__:
+            if fs.filename in _RUNNER_FILES:
                 continue
             o = _map(fs.filename, fs.lineno)
             if o is not None:
