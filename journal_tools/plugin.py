@@ -9,6 +9,7 @@ plugins. What the plugin adds, each part its own module:
 - ``validate``: bad post front matter, a missing ``<!-- more -->`` and broken
   snippet includes stop the build naming ``file:line`` (before the blog reads
   anything); a notebook cell or a formula that fails names its file and line;
+  MkDocs' warnings about broken links name the line of the link;
 - ``figures``: ``<!-- journal:figure module.function | caption -->`` lines
   become inline SVG drawn by snippet code (cached);
 - ``notebooks``/``notebook_cache``: notebook pages fit the site, their Markdown
@@ -46,7 +47,8 @@ class JournalConfig(base.Config):
     check_sources = c.Type(bool, default=True)
     """Stop the build at a post with bad front matter (no date, an impossible date, a
     category outside ``categories_allowed``, no excerpt separator) or a page with a
-    broken snippet include, naming the file and line."""
+    broken snippet include, naming the file and line; put the file and line in front of
+    MkDocs' broken-link warnings."""
 
     figures = c.Type(bool, default=True)
     """Replace ``<!-- journal:figure module.function | caption -->`` lines with the SVG
@@ -85,6 +87,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
         self.figure_svgs = {}
+        if self.config.check_sources:
+            validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
         if self.config.pin_build_date:
             reproducible.pin_build_date(self.settings.root)
         # After the user's custom_dir (which may override ours), before the theme's own.

@@ -65,3 +65,17 @@ def test_include_errors_say_what_would_help(journal, include, hint):
     settings, _ = journal
     with pytest.raises(IncludeError, match=hint):
         expand(include + "\n", "docs/p.md", settings)
+
+
+def test_link_warnings_get_the_file_and_line(journal):
+    from journal_tools.validate import locate_link
+
+    settings, write = journal
+    write("p.md", "# P\n\nText.\n\nSee [x](nope.md) and [y][ref].\n\n[ref]: ../gone.md#a\n")
+    found = "Doc file 'p.md' contains a link 'nope.md', but the target is not found among documentation files."
+    assert locate_link(found, settings.docs_dir, settings.root) == "docs/p.md:5: " + found
+    ref = "Doc file 'p.md' contains a link '../gone.md#a', but the target '../gone.md' is not found among documentation files."
+    assert locate_link(ref, settings.docs_dir, settings.root) == "docs/p.md:7: " + ref
+    other = "Doc file 'p.md' contains an unrecognized relative link 'x/', it was left as is."
+    assert locate_link(other, settings.docs_dir, settings.root) == other  # not written on the page: unchanged
+    assert locate_link("Something else", settings.docs_dir, settings.root) == "Something else"
