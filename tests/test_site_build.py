@@ -1,17 +1,16 @@
-"""The built site: strict build, offline guarantee, build-time math, RSS, and
-`python -m journal_tools.build` never leaving a broken site/ behind.
+"""The author's site: the strict build of docs/, then what it built: offline
+guarantee, build-time math, RSS.
 
 test_docs_build is the one test that builds the author's docs/ (fixture
 `docs_build`); the tests taking `built` look at that site and skip when it did
-not build. The tests of the build code itself build small sites in tmp_path.
+not build. The build code itself is tested on small sites elsewhere
+(test_build_command.py, test_bad_inputs.py, ...).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
@@ -26,7 +25,6 @@ from mkdocs.structure.files import get_files
 from mkdocs.utils import meta as mkdocs_meta
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 
 # The build: the session-wide `docs_build` fixture of tests/conftest.py (one
@@ -275,78 +273,7 @@ def test_posts_write_dates_one_way(built):
 
 
 # --------------------------------------------------------------------------
-# journal_tools.build: swap in only a successful build
-
-
-def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "journal_tools.build", "--config-file", str(config), "--site-dir", str(site)],
-        cwd=ROOT, env=ENV, capture_output=True, text=True,
-    )
-
-
-def _leftovers(parent: Path) -> list[str]:
-    return [p.name for p in parent.iterdir() if p.name.startswith(".site.")]
-
-
-def test_failed_build_leaves_previous_site_untouched(tmp_path):
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: broken\ndocs_dir: no-such-docs\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text("previous site", encoding="utf-8")
-
-    proc = _run_build(config, site)
-
-    assert proc.returncode != 0
-    assert "no-such-docs" in proc.stdout + proc.stderr  # mkdocs' own message is shown
-    assert "left as it was" in proc.stderr
-    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
-    assert (site / "index.html").read_text(encoding="utf-8") == "previous site"
-    assert _leftovers(tmp_path) == []
-
-
-def test_successful_build_replaces_site(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Fresh\n", encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: ok\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "stale.html").write_text("old", encoding="utf-8")
-
-    proc = _run_build(config, site)
-
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert not (site / "stale.html").exists()
-    assert "Fresh" in (site / "index.html").read_text(encoding="utf-8")
-    assert _leftovers(tmp_path) == []
-
-
-# --------------------------------------------------------------------------
-# The plugin: a bad formula stops the build naming page, line and formula;
-# the math font lands in the site when it is installed.
-
-
-def test_bad_formula_stops_the_build(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(
-        "# Page\n\nFine $x_i$.\n\nBroken $\\frac{a}{$ here.\n", encoding="utf-8"
-    )
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(
-        "site_name: t\n"
-        "markdown_extensions:\n  - journal_tools.markdown_math\n"
-        "plugins:\n  - journal\n",
-        encoding="utf-8",
-    )
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
-         "--site-dir", str(tmp_path / "site")],
-        cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    assert proc.returncode != 0, proc.stdout
-    assert "docs/index.md:5: bad TeX in formula '\\frac{a}{'" in proc.stdout, proc.stdout
+# The math font lands in the site when it is installed.
 
 
 def test_math_font_is_copied_into_site(built):
