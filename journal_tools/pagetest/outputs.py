@@ -156,7 +156,13 @@ def _first_number_difference(shown: list[str], got: list[str]) -> str:
 
 def matrix_numbers(tex: str) -> list[str]:
     """The values inside the matrix environments of ``tex``, in order, as PyTorch prints them."""
-    return [tex_value(m) for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
+    return [value for value, _ in _matrix_numbers_at(tex)]
+
+
+def _matrix_numbers_at(tex: str) -> list[tuple[str, int]]:
+    """(value, line of ``tex`` it is on, 0-based) for each matrix number, in order."""
+    return [(tex_value(m), tex.count("\n", 0, env.start(2) + m.start()))
+            for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
 
 
 def check_math(page: Page, step: Step, printed: str) -> None:
@@ -178,6 +184,8 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         for k, (a, b) in enumerate(zip(shown, got)):
             if not same_number(a, b):
                 problem = f"number {k + 1} of the matrix is {a} but the block at line {fence_line} printed {b}"
+                # named at the line the number is written on
+                origin = page.where(check.lines[0] + _matrix_numbers_at(check.tex)[k][1])
                 break
     if problem is None:
         return

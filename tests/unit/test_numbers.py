@@ -144,7 +144,9 @@ def test_no_numbers_printed_is_said_in_words(journal):
 def test_mismatch_names_the_number_and_the_hint(journal):
     with pytest.raises(BlockError, match=r"number 2 of the matrix is \\infty|number 2 of the matrix is inf") as info:
         _check(journal, "[[0., -float('inf')]]", r"0. & \infty")
-    assert "make update-outputs" in str(info.value).split("\n")[0]
+    first = str(info.value).split("\n")[0]
+    assert first.startswith("docs/m.md:10: number 2 of the matrix is inf but the block at line 1 printed -inf")  # the row's line
+    assert "make update-outputs" in first
 
 
 @pytest.mark.parametrize("values, matrix, rewritten", [
