@@ -21,7 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 
 from journal_tools.settings import Settings
 
-__all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file"]
+__all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file", "included_files"]
 
 
 class IncludeError(Exception):
@@ -96,6 +96,25 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
         out_lines.extend(expanded)
         origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, settings.root))
     return ExpandedPage(out_lines, origins)
+
+
+def included_files(text: str, settings: Settings) -> list[Path]:
+    """The snippet files ``text`` includes, and the files those include, that exist (absolute, sorted)."""
+    pre = settings.snippet_preprocessor()
+    found: set[Path] = set()
+    todo = [text]
+    while todo:
+        source = todo.pop().split("\n")
+        for _, chunk in _chunks(source):
+            if "8<-" not in "".join(chunk):
+                continue
+            for target in _targets(chunk):
+                parsed = pre.parse_snippet_target(target)
+                path = pre.get_snippet_path(parsed["path"]) if parsed else None
+                if path and Path(path).resolve() not in found:
+                    found.add(Path(path).resolve())
+                    todo.append(Path(path).read_text(encoding="utf-8"))
+    return sorted(found)
 
 
 def _targets(chunk: list[str]) -> list[str]:

@@ -16,6 +16,8 @@ plugins. What the plugin adds, each part its own module:
   cells go through the site's Markdown, and their cache knows the snippets
   they import;
 - ``feeds``: feed descriptions are the post's rendered excerpt;
+- ``verified``: every entry and notebook page says what the last ``make test``
+  proved about it, while the page and its code are unchanged since;
 - ``fonts``: the math font is copied into the site;
 - ``reproducible``: the build date is the last commit's;
 - ``theme/``: template overrides, added to the theme's search path here.
@@ -31,7 +33,7 @@ from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from journal_tools import feeds, figures, fonts, notebook_cache, notebooks, reproducible, validate
+from journal_tools import feeds, figures, fonts, notebook_cache, notebooks, reproducible, validate, verified
 from journal_tools.mathml import MathError
 from journal_tools.settings import Settings
 
@@ -67,6 +69,12 @@ class JournalConfig(base.Config):
     """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
     repeated title) as its feed description."""
 
+    verified_badge = c.Type(bool, default=True)
+    """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
+    PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
+    the snippets it includes or imports and requirements.txt are unchanged since, else
+    "not verified since the last change"."""
+
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
     the site (``assets/fonts/``)."""
@@ -81,12 +89,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     settings: Settings
     figure_svgs: dict[str, str]
+    verified_record: dict[str, verified.Entry]
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
         self.figure_svgs = {}
+        self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
         if self.config.check_sources:
             validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
         if self.config.pin_build_date:
@@ -149,13 +159,25 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError(str(exc)) from None
 
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt."""
+        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
-        if self.config.feed_descriptions and page.file.abs_src_path and self.settings.is_post(Path(page.file.abs_src_path)):
-            feeds.set_description(page, html, self.settings)
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        is_post = src is not None and self.settings.is_post(src)
+        if self.config.feed_descriptions and is_post:
+            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
+            html = self._badge(html, src)
         return html
+
+    def _badge(self, html: str, src: Path) -> str:
+        rel = self.settings.rel(src)
+        entry = self.verified_record.get(rel)
+        digest = verified.page_digest(src, self.settings)
+        if entry is None or entry.digest != digest:
+            log.info(f"{rel}: not verified since the last change (make test runs its code)")
+        return verified.add_badge(html, verified.badge_html(entry, digest))
 
     def on_post_build(self, *, config):
         """Copy the math font into the site."""

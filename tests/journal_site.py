@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/reproducible.py).
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
 # What the build reads (and what `python -m pytest docs` in a copy needs).
-PROJECT_FILES = ("mkdocs.yml", "pyproject.toml")
+PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 PROJECT_DIRS = ("docs", "snippets", "journal_tools")
 FONTS = Path(".cache") / "fonts"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
@@ -82,7 +82,8 @@ def fixture_project(dst: Path, src: Path = ROOT) -> Path:
     """The fixture journal in ``dst`` (created), built as the project builds its site."""
     dst.mkdir(parents=True, exist_ok=True)
     (dst / "mkdocs.yml").write_text(fixture_config((src / "mkdocs.yml").read_text(encoding="utf-8")), encoding="utf-8")
-    shutil.copy2(src / "pyproject.toml", dst / "pyproject.toml")
+    for name in ("pyproject.toml", "requirements.txt"):
+        shutil.copy2(src / name, dst / name)
     for name in ("docs", "snippets"):
         shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
     shutil.copytree(src / "journal_tools", dst / "journal_tools", ignore=_IGNORE)

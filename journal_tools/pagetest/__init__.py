@@ -36,6 +36,7 @@ from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
 from journal_tools.settings import ConfigError, Settings
 from journal_tools.validate import check_post
+from journal_tools.verified import Entry, page_digest, today, torch_version, update_record
 
 _UPDATES = pytest.StashKey[list]()
 
@@ -55,6 +56,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
     config.stash[_UPDATES] = []
     config.pluginmanager.register(_Tally(config), "pagetest-tally")
+    config.pluginmanager.register(_Verified(config), "pagetest-verified")
     if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
 
@@ -114,6 +116,9 @@ class PageFile(pytest.File):
 
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
+        return _with_digest(self, self._items)
+
+    def _items(self):
         settings = _settings(self.config)
         try:
             if settings.is_post(self.path):
@@ -131,11 +136,31 @@ class PageFile(pytest.File):
                 yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
 
 
+def _with_digest(file: pytest.File, make_items) -> list:
+    """The file's items, each carrying the page's digest (taken before the page is read, so an
+    edit while the tests run can only make the record stale, never vouch for untested text)
+    and the number of items, for the verified record (``journal_tools.verified``)."""
+    settings = _settings(file.config)
+    try:
+        digest = page_digest(file.path, settings)
+    except (OSError, UnicodeError):
+        digest = None
+    items = list(make_items())
+    page = {"path": settings.rel(file.path), "digest": digest, "items": len(items),
+            "notebook": settings.is_notebook(file.path)}
+    for item in items:
+        item.user_properties.append(("pagetest_page", page))
+    return items
+
+
 class NotebookFile(pytest.File):
     """A notebook page: its Markdown cells' math, then its code cells in one namespace."""
 
     def collect(self):
         """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
+        return _with_digest(self, self._items)
+
+    def _items(self):
         try:
             nb = read_notebook(self.path, _settings(self.config))
         except Exception as exc:  # jupytext's own errors have no common base class
@@ -200,6 +225,7 @@ class ChainItem(_PageItem):
         finally:
             # Counted even when a block fails: the blocks before it did run.
             self.user_properties.append(("pagetest_run", result.executed_fences))
+            self.user_properties.append(("pagetest_numbers", result.numbers_checked))
             skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
             self.user_properties.append(("pagetest_skipped", skipped))
         if updates:
@@ -283,3 +309,49 @@ class _Tally:
             tr.write_line(f"  skipped {skip}")
         for where in self.written:
             tr.write_line(f"  rewrote the output at {where}")
+
+
+class _Verified:
+    """Collects, where the reports arrive, which pages passed all their tests, and
+    writes the verified record (``journal_tools.verified``) at the end of the session.
+
+    A page counts as verified when every one of its items reported and none failed
+    (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);
+    a page with a failed item loses its entry. Only the controller writes (under
+    pytest-xdist the workers' reports come to it), and not while --update-outputs
+    rewrites pages.
+    """
+
+    def __init__(self, config):
+        self.config = config
+        self.pages: dict[str, dict] = {}
+
+    def pytest_runtest_logreport(self, report):
+        props = dict(report.user_properties)
+        page = props.get("pagetest_page")
+        if page is None:
+            return
+        seen = self.pages.setdefault(page["path"], {"page": page, "items": set(), "failed": False,
+                                                    "blocks": 0, "numbers": 0})
+        if report.failed:
+            seen["failed"] = True
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            seen["items"].add(report.nodeid)
+            seen["blocks"] += props.get("pagetest_run", 0)
+            seen["numbers"] += props.get("pagetest_numbers", 0)
+
+    def pytest_sessionfinish(self, session):
+        if hasattr(self.config, "workerinput") or not self.pages or self.config.getoption("update_outputs"):
+            return
+        settings = _settings(self.config)
+        if settings is None:
+            return
+        passed, failed = {}, set()
+        torch, date = torch_version(), today()
+        for rel, seen in self.pages.items():
+            page = seen["page"]
+            if seen["failed"] or page["digest"] is None:
+                failed.add(rel)
+            elif len(seen["items"]) == page["items"]:
+                passed[rel] = Entry(page["digest"], seen["blocks"], seen["numbers"], torch, date, page["notebook"])
+        update_record(settings, passed, failed)

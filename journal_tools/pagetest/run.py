@@ -24,7 +24,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from journal_tools.includes import Origin
-from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output
+from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
 
 SEED = 0
@@ -68,6 +68,11 @@ class ChainResult:
         return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
 
     @property
+    def numbers_checked(self) -> int:
+        """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
+        return sum(_numbers_checked(r.step) for r in self.results if r.status == "passed")
+
+    @property
     def xfailed(self) -> list[StepResult]:
         """Steps that raised as their xfail mark expected."""
         return [r for r in self.results if r.status == "xfailed"]
@@ -76,6 +81,11 @@ class ChainResult:
     def skipped(self) -> list[StepResult]:
         """Steps skipped with a written reason."""
         return [r for r in self.results if r.status == "skipped"]
+
+
+def _numbers_checked(step: Step) -> int:
+    shown = len(printed_numbers(step.expected_output)) if step.expected_output is not None else 0
+    return shown + (len(matrix_numbers(step.math.tex)) if step.math is not None else 0)
 
 
 def reset_global_state() -> None:
