@@ -6,22 +6,32 @@ journal_tools/, tests/), and pytest runs in that copy, in a subprocess:
 
     python -m pytest docs tests/test_site_build.py -p no:randomly -p no:cacheprovider --junitxml=...
 
-that is, every page doc-test of docs/ (pages and the notebook), the one test
+that is, every page doc-test of docs/ (pages and notebooks), the one test
 that builds docs/ (test_site_build.py::test_docs_build) and the tests of
 test_site_build.py that look at the built site (feeds, math, offline), as
 representatives of every test taking the `built` fixture (browser, engines,
 reproducibility skip through the same fixture, with the same reason). The
 rest of the suite never reads docs/: it runs on tests/fixtures/journal or on
 inline pages, so a mistake in docs/ cannot reach it. Running the whole suite
-per mistake would take about 15 minutes each; this run takes about a minute.
+per mistake would take about 15 minutes each; one run here takes 10-40 s.
+
+The mistakes are made in pages this test adds to the copy's docs/ (an entry,
+a page it links to, a notebook) and a snippet module, written correctly
+first: the author's own pages stay as they are, so editing them never breaks
+this catalogue. With the correct pages added, the same run must have no
+failure at all (the baseline, run once per session); if it does, docs/ already
+fails on its own, its own test reports that, and every case here skips
+saying so.
 
 For each mistake: exactly one failed test, no errors, and the first line of its
-report starts with the planted `docs/...:N:` (the mistake's own line), with
-the hint where one helps.
+report starts with `docs/...:N:` at the mistake's own line, with the hint where
+one helps.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -31,20 +41,73 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from journal_site import ENV, ROOT
 
-ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
-FIRST = "docs/blog/posts/2025-07-26-attention-without-weights.md"
-NOTEBOOK = "docs/notebooks/attention_step_by_step.py"
+from journal_tools.settings import Settings
+
 COPIED = ("mkdocs.yml", "pyproject.toml", "requirements.txt", "docs", "snippets", "journal_tools", "tests")
 RUN = ["docs", "tests/test_site_build.py", "-p", "no:randomly", "-p", "no:cacheprovider", "-q", "--color=no"]
+
+ENTRY = "docs/blog/posts/2025-07-28-planted-entry.md"
+TARGET = "docs/planted-target.md"
+NOTEBOOK = "docs/notebooks/planted_notebook.py"
+SNIPPET = "snippets/planted_snippet.py"
+
+ENTRY_TEXT = """\
+---
+date: 2025-07-28
+categories:
+  - {category}
+---
+
+# Planted entry
+
+Planted by tests/test_one_failure.py, then broken one way at a time: weights
+$w_{{ij}}$ and [a page it links to](../../planted-target.md).
+
+<!-- more -->
+
+$$s = \\frac{{1}}{{2}}$$
+
+```python
+--8<-- "planted_snippet.py:double"
+
+import torch
+
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(double(x))
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+tensor([[2., 4.],
+        [6., 8.]])
+```
+
+<!-- journal:expected-math -->
+
+$$
+2x = \\begin{{bmatrix}}
+2 & 4 \\\\
+6 & 8
+\\end{{bmatrix}}
+$$
+"""
+
+FILES = {
+    TARGET: "# Planted target\n\nThe page the planted entry links to.\n",
+    NOTEBOOK: "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n",
+    SNIPPET: '"""Planted by tests/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
+             "# --8<-- [end:double]\n",
+}
 
 
 @dataclass
 class Mistake:
     name: str
     path: str
-    old: str  # replaced once by new; must be on the page
+    old: str  # replaced once by new in the planted file
     new: str
     line_of: str  # the reported line: the first planted line holding this text (or "line N")
     says: tuple[str, ...] = ()  # also on the report's first line
@@ -57,41 +120,42 @@ class Mistake:
 
 
 MISTAKES = [
-    Mistake("no date", ENTRY, "date: 2025-07-27\n", "", "line 1", ("post has no date",)),
-    Mistake("impossible date", ENTRY, "date: 2025-07-27", "date: 2025-02-30", "date: 2025-02-30", ("not a real date",)),
-    Mistake("unknown category", ENTRY, "  - Attention\n", "  - Transformers\n", "  - Transformers", ("categories_allowed",)),
+    Mistake("no date", ENTRY, "date: 2025-07-28\n", "", "line 1", ("post has no date",)),
+    Mistake("impossible date", ENTRY, "date: 2025-07-28", "date: 2025-02-30", "date: 2025-02-30", ("not a real date",)),
+    Mistake("unknown category", ENTRY, "categories:\n  - ", "categories:\n  - Not A Category\n  - ", "  - Not A Category",
+            ("categories_allowed",)),
     # named just after the opening paragraph, where the separator goes
-    Mistake("no excerpt separator", ENTRY, "<!-- more -->\n", "", "In our [previous walkthrough]", ("<!-- more -->",), below=1),
-    Mistake("bad TeX", ENTRY, "$$Q_i = x_i W^Q,", "$$Q_i = \\frac{x_i W^Q,", "$$Q_i = \\frac{", ("bad TeX", "at character")),
-    # in the excerpt: the blog renders it again for its index and the feeds
-    Mistake("bad TeX in the excerpt", ENTRY, "$W^{Q}, W^{K}, W^{V}$", "$W^{Q}, W^{K}, W^{V$", "$W^{Q}, W^{K}, W^{V$",
-            ("bad TeX", "at character")),
-    Mistake("missing snippet", ENTRY, '--8<-- "inputs.py:inputs"', '--8<-- "input.py:inputs"', '--8<-- "input.py',
-            ("could not be found", "did you mean 'inputs.py'")),
-    Mistake("missing section", ENTRY, '--8<-- "inputs.py:inputs"', '--8<-- "inputs.py:input"', '--8<-- "inputs.py:input"',
-            ("could not be located", "has the sections: ")),
-    Mistake("include escaping snippets/", ENTRY, '--8<-- "inputs.py:inputs"', '--8<-- "../mkdocs.yml"', '--8<-- "../mkdocs.yml"',
-            ("is outside",)),
-    Mistake("block that raises", ENTRY, "torch.set_printoptions(precision=4, sci_mode=False)\n",
-            "torch.set_printoptions(precision=4, sci_mode=False)\nraise ValueError('planted')\n", "raise ValueError('planted')",
-            ("ValueError: planted",)),
-    Mistake("NameError with a suggestion", ENTRY, "torch.manual_seed(123)\nd_in, d_out", "print(inputz)\ntorch.manual_seed(123)\nd_in, d_out",
-            "print(inputz)", ("NameError", "Did you mean: 'inputs'?")),
-    Mistake("wrong expected output", ENTRY, "tensor([0.4306, 1.4551])", "tensor([0.4306, 1.4552])", "```text\ntensor([0.4306, 1.4552])",
-            ("expected output differs", "make update-outputs")),
-    Mistake("wrong matrix digit", FIRST, "\\omega_2 = \\begin{bmatrix} 0.9544 & 1.4950", "\\omega_2 = \\begin{bmatrix} 0.9544 & 1.4951",
-            "0.9544 & 1.4951", ("number 2 of the matrix is 1.4951", "make update-outputs")),
-    Mistake("broken link", ENTRY, "(2025-07-26-attention-without-weights.md)", "(2025-07-25-attention-without-weights.md)",
-            "(2025-07-25-attention", ("contains a link '2025-07-25-attention-without-weights.md'", "not found")),
-    Mistake("notebook cell error", NOTEBOOK, "print(tokens, tuple(inputs.shape))", "print(tokns, tuple(inputs.shape))",
-            "print(tokns", ("NameError", "Did you mean: 'tokens'?")),
+    Mistake("no excerpt separator", ENTRY, "<!-- more -->\n", "", "$w_{ij}$ and [a page", ("<!-- more -->",), below=1),
+    Mistake("bad TeX", ENTRY, "$$s = \\frac{1}{2}$$", "$$s = \\frac{1}{2$$", "$$s = ", ("bad TeX", "at character")),
+    Mistake("bad TeX in the excerpt", ENTRY, "$w_{ij}$", "$w_{ij$", "$w_{ij$", ("bad TeX", "at character")),
+    Mistake("missing snippet", ENTRY, '"planted_snippet.py:double"', '"planted_snipet.py:double"', "--8<--",
+            ("could not be found", "did you mean 'planted_snippet.py'?")),
+    Mistake("missing section", ENTRY, '"planted_snippet.py:double"', '"planted_snippet.py:triple"', "--8<--",
+            ("could not be located", "has the sections: double")),
+    Mistake("include escaping snippets/", ENTRY, '"planted_snippet.py:double"', '"../mkdocs.yml"', "--8<--", ("is outside",)),
+    Mistake("block that raises", ENTRY, "print(double(x))\n", "print(double(x))\nraise ValueError('planted')\n",
+            "raise ValueError", ("ValueError: planted",)),
+    Mistake("NameError with a suggestion", ENTRY, "print(double(x))", "print(dobule(x))", "print(dobule(x))",
+            ("NameError", "Did you mean: 'double'?")),
+    Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "```text", ("expected output differs", "make update-outputs")),
+    Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
+    Mistake("broken link", ENTRY, "(../../planted-target.md)", "(../../planted-targets.md)", "planted-targets.md",
+            ("contains a link '../../planted-targets.md'",)),
+    Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
 ]
 
 
-@pytest.fixture(scope="module")
-def pristine(tmp_path_factory) -> Path:
-    dst = tmp_path_factory.mktemp("one-failure") / "project"
-    dst.mkdir()
+def plant_correct_pages(root: Path) -> None:
+    settings = Settings.load(root / "mkdocs.yml")
+    category = settings.blog.categories_allowed[0] if settings.blog and settings.blog.categories_allowed else "Notes"
+    for rel, text in {ENTRY: ENTRY_TEXT.format(category=category), **FILES}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    assert settings.is_notebook(root / NOTEBOOK), f"{NOTEBOOK} is not among mkdocs-jupyter's include patterns"
+
+
+def copy_of_project(dst: Path) -> Path:
+    dst.mkdir(parents=True)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "screenshots")
     for name in COPIED:
         src = ROOT / name
@@ -99,14 +163,21 @@ def pristine(tmp_path_factory) -> Path:
     fonts = ROOT / ".cache" / "fonts"
     if fonts.is_dir():  # the math font (not committed): without it the font test skips
         shutil.copytree(fonts, dst / ".cache" / "fonts")
+    plant_correct_pages(dst)
     return dst
 
 
-def failures(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
-    """(test id, first report line) of each failure, the ids of errors, the number of tests run."""
-    suite = ET.parse(report).getroot()
+def run_pytest(root: Path, report: Path) -> str:
+    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))}
+    proc = subprocess.run([sys.executable, "-m", "pytest", *RUN, f"--junitxml={report}"], cwd=root, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return proc.stdout
+
+
+def outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
+    """(test id, first report line) of each failure, the ids of errors, the number of tests."""
     failed, errors, total = [], [], 0
-    for case in suite.iter("testcase"):
+    for case in ET.parse(report).getroot().iter("testcase"):
         total += 1
         name = f"{case.get('classname')}::{case.get('name')}"
         for failure in case.findall("failure"):
@@ -116,28 +187,51 @@ def failures(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
     return failed, errors, total
 
 
+@pytest.fixture(scope="session")
+def pristine(tmp_path_factory) -> Path:
+    """The copy with the correct planted pages, and its baseline run: once per session
+    (under pytest-xdist the first worker makes it, the other waits on a lock)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "one-failure"
+    with FileLock(str(shared) + ".lock"):
+        record = shared / "baseline.json"
+        if not record.exists():
+            if shared.exists():
+                shutil.rmtree(shared)
+            root = copy_of_project(shared / "project")
+            work = shared / "baseline-run"
+            shutil.copytree(root, work)
+            output = run_pytest(work, shared / "baseline.xml")
+            failed, errors, total = outcomes(shared / "baseline.xml")
+            record.write_text(json.dumps({"failed": failed, "errors": errors, "total": total, "output": output}), encoding="utf-8")
+        baseline = json.loads(record.read_text(encoding="utf-8"))
+    if baseline["failed"] or baseline["errors"]:
+        first = (baseline["failed"] or [(baseline["errors"][0], "")])[0]
+        pytest.skip(f"docs/ fails without any planted mistake ({first[0]}: {first[1]}): that test reports it; "
+                    "a second failure per mistake here would say nothing new")
+    assert baseline["total"] > 10, baseline["output"]
+    return shared / "project"
+
+
 @pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name.replace(" ", "-"))
 def test_one_mistake_is_one_failure(pristine, tmp_path, mistake):
     root = tmp_path / "project"
     shutil.copytree(pristine, root)
     page = root / mistake.path
     text = page.read_text(encoding="utf-8")
-    assert mistake.old in text, f"{mistake.old!r} is no longer on {mistake.path}: update the catalogue"
+    assert mistake.old in text, f"{mistake.old!r} not in the planted {mistake.path}"
     planted = text.replace(mistake.old, mistake.new, 1)
     page.write_text(planted, encoding="utf-8")
     where = f"{mistake.path}:{mistake.expected_line(planted)}: "
 
-    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))}
-    report = tmp_path / "report.xml"
-    proc = subprocess.run([sys.executable, "-m", "pytest", *RUN, f"--junitxml={report}"], cwd=root, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    failed, errors, total = failures(report)
-    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else "(no output)"
+    output = run_pytest(root, tmp_path / "report.xml")
+    failed, errors, total = outcomes(tmp_path / "report.xml")
+    summary = output.strip().splitlines()[-1] if output.strip() else "(no output)"
     print(f"\n[{mistake.name}] {summary}\n  " + "\n  ".join(f"{n}: {first}" for n, first in failed))
 
-    assert total > 10, proc.stdout  # the docs/ tests did run
-    assert not errors, f"errors in {errors}:\n{proc.stdout}"
-    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}):\n{proc.stdout}"
+    assert total > 10, output  # the docs/ tests did run
+    assert not errors, f"errors in {errors}:\n{output}"
+    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}):\n{output}"
     (name, first), = failed
     assert first.startswith(where), f"{name}: the report starts {first!r}, not with {where!r}"
     for needle in mistake.says:
