@@ -18,6 +18,10 @@ one namespace; see ``notebook.py``).
 
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
 with what the code printed, instead of failing.
+
+At the end of a session the pages whose tests all passed are recorded, with a
+digest of what their code depends on, in ``.cache/verified.json``; the build
+shows the "verified" badge from it (``journal_tools.verified``).
 """
 
 from __future__ import annotations
