@@ -6,10 +6,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 FONT_STAMP := .cache/fonts/.installed
 PYTEST_ARGS ?= -n 2
+# make serve PORT=8001 (SERVE_HOST=...): where the live site listens.
+SERVE_HOST ?= 127.0.0.1
+PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test lint build update-outputs new bench clean setup
+.PHONY: serve test check lint build update-outputs new bench clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
@@ -26,11 +29,20 @@ $(FONT_STAMP):
 	$(BIN)/python -m journal_tools.fonts install || echo "math font not installed: pages fall back to font-family: math"
 	mkdir -p $(dir $@) && touch $@
 
+# A busy port is reported in one line before anything is built.
 serve: setup
-	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000 --livereload --watch snippets --watch journal_tools
+	@$(BIN)/python -m journal_tools.serve_check $(SERVE_HOST) $(PORT)
+	$(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
 
 test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# One page's tests, the small loop while writing: make check PAGE=docs/blog/posts/<entry>.md
+# (or a notebook, docs/notebooks/<name>.py). Its render check and its code blocks, in page order.
+check: setup
+	@test -n "$(PAGE)" || { echo "usage: make check PAGE=docs/blog/posts/<entry>.md" >&2; exit 2; }
+	@test -f "$(PAGE)" || { echo "make check: no such page: $(PAGE)" >&2; exit 2; }
+	$(BIN)/python -m pytest $(PAGE) -p no:randomly
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on

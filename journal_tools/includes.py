@@ -12,6 +12,7 @@ file they came from.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,7 @@ from pymdownx.snippets import SnippetMissingError
 
 from journal_tools.settings import Settings
 
-__all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file"]
+__all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file", "included_files"]
 
 
 class IncludeError(Exception):
@@ -90,10 +91,68 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
         try:
             expanded = pre.run(list(chunk))
         except (SnippetMissingError, OSError, ValueError) as exc:
-            raise IncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}") from None
+            hint = _hint(pre, chunk, settings)
+            raise IncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}{hint}") from None
         out_lines.extend(expanded)
         origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, settings.root))
     return ExpandedPage(out_lines, origins)
+
+
+def included_files(text: str, settings: Settings) -> list[Path]:
+    """The snippet files ``text`` includes, and the files those include, that exist (absolute, sorted)."""
+    pre = settings.snippet_preprocessor()
+    found: set[Path] = set()
+    todo = [text]
+    while todo:
+        source = todo.pop().split("\n")
+        for _, chunk in _chunks(source):
+            if "8<-" not in "".join(chunk):
+                continue
+            for target in _targets(chunk):
+                parsed = pre.parse_snippet_target(target)
+                path = pre.get_snippet_path(parsed["path"]) if parsed else None
+                if path and Path(path).resolve() not in found:
+                    found.add(Path(path).resolve())
+                    todo.append(Path(path).read_text(encoding="utf-8"))
+    return sorted(found)
+
+
+def _targets(chunk: list[str]) -> list[str]:
+    """The include targets a chunk names (``file.py:section``, ``file.py:1:5``)."""
+    m = _INLINE_INCLUDE.match(chunk[0]) if len(chunk) == 1 else None
+    if m is not None:
+        return [m.group("target")]
+    return [c.strip() for c in chunk[1:-1] if c.strip() and not c.strip().startswith(";")]
+
+
+_SECTION_START = re.compile(r"-+8<-+[ \t]+\[[ \t]*start[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\]", re.I)
+
+
+def _hint(pre, chunk: list[str], settings: Settings) -> str:
+    """What would help with a failed include: the sections the file has, a file
+    name close to the one asked for, or that the path leaves the snippet folders."""
+    names = ", ".join(_rel(d, settings.root) + "/" for d in settings.snippet_dirs)
+    for target in _targets(chunk):
+        parsed = pre.parse_snippet_target(target)
+        if not parsed:
+            continue
+        found = pre.get_snippet_path(parsed["path"])
+        if found is None:
+            inside = [d for d in settings.snippet_dirs if (d / parsed["path"]).resolve().is_relative_to(d)]
+            if not inside:
+                return f" (includes name files under {names}; '{parsed['path']}' is outside)"
+            files = sorted(p.relative_to(d).as_posix() for d in settings.snippet_dirs for p in d.rglob("*")
+                           if p.is_file() and "__pycache__" not in p.parts)
+            close = difflib.get_close_matches(parsed["path"], files, n=1)
+            return f" (did you mean '{close[0]}'?)" if close else f" (files in {names}: {', '.join(files) or 'none'})"
+        section = parsed.get("section")
+        if section:
+            text = Path(found).read_text(encoding="utf-8")
+            sections = list(dict.fromkeys(_SECTION_START.findall(text)))
+            if section not in sections:
+                return (f" ({_rel(Path(found), settings.root)} has the sections: "
+                        f"{', '.join(sections) if sections else 'none'})")
+    return ""
 
 
 def _chunks(source: list[str]):

@@ -9,6 +9,8 @@ source file, the line of the formula and math-core's reason ("at character N").
 
 from __future__ import annotations
 
+import re
+
 import math_core
 
 __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
@@ -17,6 +19,8 @@ __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 # formula). Local state per formula, so a page's \def or \tag cannot leak into
 # the next page.
 _CONVERTER = math_core.LatexToMathML(fancy_error=False)
+
+_OFFSET = re.compile(r"^(\d+): ")
 
 # Class of the wrapper around display math (scrolls sideways on narrow
 # screens; see docs/stylesheets/journal.css).
@@ -32,6 +36,8 @@ class MathError(ValueError):
     """
 
     def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None):
+        # math-core says "7: Expected closing token ...": 7 is the offset in the formula.
+        reason = _OFFSET.sub(r"at character \1: ", reason, count=1)
         self.tex, self.reason, self.src_path, self.line = tex, reason, src_path, line
         where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
         formula = " ".join(tex.split())  # one line, even for display math

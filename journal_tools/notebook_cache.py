@@ -18,7 +18,13 @@ from __future__ import annotations
 import ast
 import hashlib
 import json
+import re
 from pathlib import Path
+
+
+def code_of(notebook: Path) -> str:
+    """The code of a notebook: its code cells (``.ipynb``), or the whole jupytext script."""
+    return _code_of(notebook)
 
 
 def _code_of(notebook: Path) -> str:
@@ -32,13 +38,28 @@ def _code_of(notebook: Path) -> str:
     return notebook.read_text(encoding="utf-8")  # a jupytext script is Python
 
 
+_IMPORT_LINE = re.compile(r"^[ \t>]*(?:from[ \t]+(?P<module>[A-Za-z_]\w*)[\w.]*[ \t]+import\b|import[ \t]+(?P<names>[\w., \t]+))",
+                          re.MULTILINE)
+
+
+def imported_names_in_text(text: str) -> set[str]:
+    """Top-level modules named by the import lines of ``text`` (code in a page, indented or not)."""
+    names = set()
+    for m in _IMPORT_LINE.finditer(text):
+        if m["module"]:
+            names.add(m["module"])
+        else:
+            names.update(n.split()[0].split(".")[0] for n in m["names"].split(",") if n.strip())
+    return names
+
+
 def _imported_names(code: str) -> set[str]:
     names = set()
     try:
         tree = ast.parse(code)
     except SyntaxError:
-        # IPython magics in an .ipynb cell: fall back to scanning import lines.
-        tree = ast.parse("\n".join(ln for ln in code.splitlines() if ln.lstrip().startswith(("import ", "from "))))
+        # IPython magics in an .ipynb cell, a half-written module: scan its import lines.
+        return imported_names_in_text(code)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
@@ -47,16 +68,22 @@ def _imported_names(code: str) -> set[str]:
     return names
 
 
-def imported_snippets(notebook: Path, snippets_dir: Path) -> list[Path]:
+def imported_snippets(notebook: Path, snippets_dir: Path | list[Path]) -> list[Path]:
     """The snippet modules ``notebook`` imports, followed through snippet-to-snippet imports."""
+    return follow_imports(_imported_names(_code_of(notebook)), snippets_dir)
+
+
+def follow_imports(names: set[str], snippets_dirs: Path | list[Path]) -> list[Path]:
+    """The snippet modules among ``names`` (top-level module names) and those they import, in turn."""
+    dirs = [snippets_dirs] if isinstance(snippets_dirs, Path) else list(snippets_dirs)
     found: dict[str, Path] = {}
-    todo = [_code_of(notebook)]
+    todo = set(names)
     while todo:
-        for name in _imported_names(todo.pop()):
-            path = snippets_dir / f"{name}.py"
-            if name not in found and path.is_file():
-                found[name] = path
-                todo.append(path.read_text(encoding="utf-8"))
+        name = todo.pop()
+        path = next((d / f"{name}.py" for d in dirs if (d / f"{name}.py").is_file()), None)
+        if name not in found and path is not None:
+            found[name] = path
+            todo |= _imported_names(path.read_text(encoding="utf-8")) - set(found)
     return [found[name] for name in sorted(found)]
 
 

@@ -9,12 +9,15 @@ plugins. What the plugin adds, each part its own module:
 - ``validate``: bad post front matter, a missing ``<!-- more -->`` and broken
   snippet includes stop the build naming ``file:line`` (before the blog reads
   anything); a notebook cell or a formula that fails names its file and line;
+  MkDocs' warnings about broken links name the line of the link;
 - ``figures``: ``<!-- journal:figure module.function | caption -->`` lines
   become inline SVG drawn by snippet code (cached);
 - ``notebooks``/``notebook_cache``: notebook pages fit the site, their Markdown
   cells go through the site's Markdown, and their cache knows the snippets
   they import;
 - ``feeds``: feed descriptions are the post's rendered excerpt;
+- ``verified``: every entry and notebook page says what the last ``make test``
+  proved about it, while the page and its code are unchanged since;
 - ``fonts``: the math font is copied into the site;
 - ``reproducible``: the build date is the last commit's;
 - ``theme/``: template overrides, added to the theme's search path here.
@@ -45,6 +48,7 @@ from journal_tools import (
     serve,
     theme_patches,
     validate,
+    verified,
 )
 from journal_tools.mathml import MathError
 from journal_tools.settings import Settings
@@ -61,7 +65,8 @@ class JournalConfig(base.Config):
     check_sources = c.Type(bool, default=True)
     """Stop the build at a post with bad front matter (no date, an impossible date, a
     category outside ``categories_allowed``, no excerpt separator) or a page with a
-    broken snippet include, naming the file and line."""
+    broken snippet include, naming the file and line; put the file and line in front of
+    MkDocs' broken-link warnings."""
 
     figures = c.Type(bool, default=True)
     """Replace ``<!-- journal:figure module.function | caption -->`` lines with the SVG
@@ -79,6 +84,12 @@ class JournalConfig(base.Config):
     feed_descriptions = c.Type(bool, default=True)
     """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
     repeated title) as its feed description."""
+
+    verified_badge = c.Type(bool, default=True)
+    """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
+    PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
+    the snippets it includes or imports and requirements.txt are unchanged since, else
+    "not verified since the last change"."""
 
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
@@ -99,6 +110,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     settings: Settings
     figure_svgs: dict[str, str]
+    verified_record: dict[str, verified.Entry]
     serving = False
     serve_state: serve.ServeState | None = None
 
@@ -111,6 +123,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
         self.figure_svgs = {}
+        self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
+        if self.config.check_sources:
+            validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
         if self.config.pin_build_date:
             reproducible.pin_build_date(self.settings.root)
         # After the user's custom_dir (which may override ours), before the theme's own.
@@ -204,18 +219,31 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError(str(exc)) from None
 
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt."""
+        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
             html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
             nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
-        if self.config.feed_descriptions and page.file.abs_src_path and self.settings.is_post(Path(page.file.abs_src_path)):
-            feeds.set_description(page, html, self.settings)
-        if self.serve_state is not None and page.file.abs_src_path:
-            html = self._with_run_outcome(html, Path(page.file.abs_src_path))
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        is_post = src is not None and self.settings.is_post(src)
+        if self.config.feed_descriptions and is_post:
+            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
+            html = self._badge(html, src)
+        if self.serve_state is not None and src is not None:
+            html = self._with_run_outcome(html, src)
         return html
+
+    def _badge(self, html: str, src: Path) -> str:
+        """The verified badge (or "not verified since the last change") under the title."""
+        rel = self.settings.rel(src)
+        entry = self.verified_record.get(rel)
+        digest = verified.page_digest(src, self.settings)
+        if entry is None or entry.digest != digest:
+            log.info(f"{rel}: not verified since the last change (make test runs its code)")
+        return verified.add_badge(html, verified.badge_html(entry, digest))
 
     def _with_run_outcome(self, html: str, path: Path) -> str:
         """``make serve`` only: the page's code-run status line or failure panel, block anchors."""

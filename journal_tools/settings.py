@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import markdown
 from mkdocs import exceptions
@@ -33,6 +33,8 @@ __all__ = ["BlogSettings", "ConfigError", "Settings", "find_root", "read_yaml"]
 CONFIG_NAME = "mkdocs.yml"
 SNIPPETS = "pymdownx.snippets"
 BLOG_NAMES = ("material/blog", "blog")
+JUPYTER = "mkdocs-jupyter"
+JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")  # mkdocs-jupyter's default
 
 
 class ConfigError(Exception):
@@ -64,6 +66,10 @@ class Settings:
     snippet_dirs: tuple[Path, ...]
     blog: BlogSettings | None
     cache_dir: Path
+    # mkdocs-jupyter's include and ignore patterns (matched as pathlib's
+    # PurePath.match does); no include patterns without the plugin.
+    notebook_include: tuple[str, ...] = ()
+    notebook_ignore: tuple[str, ...] = ()
 
     # -- construction -------------------------------------------------------
 
@@ -78,7 +84,9 @@ class Settings:
             if plugin is not None and plugin.config.enabled:
                 blog = _blog_settings(dict(plugin.config), Path(config.docs_dir))
                 break
-        return cls._make(config, config_file, root, blog)
+        jupyter = config.plugins.get(JUPYTER)
+        notebooks = None if jupyter is None else dict(jupyter.config)
+        return cls._make(config, config_file, root, blog, notebooks)
 
     @classmethod
     def load(cls, config_file: str | os.PathLike = CONFIG_NAME) -> Settings:
@@ -86,7 +94,8 @@ class Settings:
         return _load(str(Path(config_file).resolve()))
 
     @classmethod
-    def _make(cls, config, config_file: Path, root: Path, blog: BlogSettings | None) -> Settings:
+    def _make(cls, config, config_file: Path, root: Path, blog: BlogSettings | None,
+              notebooks: dict | None = None) -> Settings:
         configs = {name: dict(options) for name, options in dict(config["mdx_configs"]).items()}
         snippets = configs.get(SNIPPETS, {})
         bases = snippets.get("base_path", ["."])
@@ -105,6 +114,8 @@ class Settings:
             snippet_dirs=dirs,
             blog=blog,
             cache_dir=root / ".cache",
+            notebook_include=() if notebooks is None else tuple(notebooks.get("include", JUPYTER_INCLUDE)),
+            notebook_ignore=() if notebooks is None else tuple(notebooks.get("ignore", ())),
         )
 
     # -- derived ------------------------------------------------------------
@@ -127,6 +138,15 @@ class Settings:
         """pymdownx.snippets' preprocessor with the site's options (absolute base paths)."""
         md = markdown.Markdown(extensions=[SNIPPETS], extension_configs={SNIPPETS: self.mdx_configs.get(SNIPPETS, {})})
         return md.preprocessors["snippet"]
+
+    def is_notebook(self, path: Path) -> bool:
+        """Is ``path`` (absolute) a notebook page mkdocs-jupyter renders (a ``.py`` or ``.ipynb``)?"""
+        pure = PurePath(path)
+        if pure.suffix not in (".py", ".ipynb") or self.docs_dir not in Path(path).resolve().parents:
+            return False
+        if any(pure.match(p) for p in self.notebook_ignore):
+            return False
+        return any(pure.match(p) for p in self.notebook_include)
 
     def is_post(self, path: Path) -> bool:
         """Is ``path`` (absolute) a blog post?"""
@@ -157,10 +177,12 @@ def read_yaml(config_file: str | os.PathLike) -> dict:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _raw_blog_options(raw: dict) -> dict | None:
-    for entry in raw.get("plugins") or []:
-        name, options = (entry, {}) if isinstance(entry, str) else next(iter(entry.items()))
-        if name in BLOG_NAMES:
+def _raw_plugin_options(raw: dict, names: tuple[str, ...]) -> dict | None:
+    plugins = raw.get("plugins") or []
+    entries = plugins.items() if isinstance(plugins, dict) else (
+        (e, {}) if isinstance(e, str) else next(iter(e.items())) for e in plugins)
+    for name, options in entries:
+        if name in names:
             return options or {}
     return None
 
@@ -176,10 +198,11 @@ def _load(config_file: str) -> Settings:
         # MkDocs has logged the reason; name the file so the report points at it.
         raise ConfigError(f"{config_file}: MkDocs cannot load this configuration ({exc})") from None
     blog = None
-    options = _raw_blog_options(read_yaml(path))
+    raw = read_yaml(path)
+    options = _raw_plugin_options(raw, BLOG_NAMES)
     if options is not None:
         blog = _blog_settings(_validated_blog_options(options, config_file), Path(config["docs_dir"]))
-    return Settings._make(config, path, path.parent, blog)
+    return Settings._make(config, path, path.parent, blog, _raw_plugin_options(raw, (JUPYTER,)))
 
 
 def _validated_blog_options(options: dict, config_file: str) -> dict:

@@ -12,7 +12,10 @@ stops with ``docs/blog/posts/x.md:2: ...``:
   with ``post_excerpt: required``, the excerpt separator is there;
 - every snippet include of every Markdown page resolves (the one include
   expander, as the page tests use it);
-- a notebook cell that raises names the notebook and line.
+- a notebook cell that raises names the notebook and line;
+- MkDocs' own link warnings ("Doc file 'x.md' contains a link 'y.md', but the
+  target is not found ...") get the file and line in front
+  (:class:`LinkLocator`, a filter on MkDocs' page logger).
 
 The same post checks run in each page's own doc-test (``pagetest``), so a
 mistake is one failing test there too.
@@ -20,6 +23,7 @@ mistake is one failing test there too.
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 
@@ -30,7 +34,7 @@ from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError, expand
 from journal_tools.settings import Settings
 
-__all__ = ["InputError", "check_page", "check_post", "cell_error_line"]
+__all__ = ["InputError", "LinkLocator", "check_page", "check_post", "cell_error_line", "locate_link"]
 
 
 class InputError(PluginError):
@@ -123,3 +127,61 @@ def notebook_cell_message(exc: Exception, abs_src_path: str, rel: str) -> str:
     where = f"{rel}:{line}" if line else rel
     reason = f"{getattr(exc, 'ename', 'error')}: {getattr(exc, 'evalue', '')}".rstrip(": ")
     return f"{where}: notebook cell raised {reason}"
+
+
+# -- MkDocs' link warnings ------------------------------------------------------
+
+_LINK_WARNING = re.compile(r"^Doc file '(?P<file>[^']+)' contains (?:a|an [\w ]+?) link (?:to )?'(?P<link>[^']+)'")
+
+
+def locate_link(message: str, docs_dir: Path, root: Path) -> str:
+    """``docs/x.md:12: Doc file 'x.md' contains a link ...``: MkDocs' warning with the
+    file (relative to ``root``) and the line where the link is written; unchanged
+    when it is no link warning or the link is not found in the file."""
+    m = _LINK_WARNING.match(message)
+    if m is None:
+        return message
+    path = docs_dir / m["file"]
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError:
+        return message
+    link = m["link"]
+    for needle in (f"]({link}", f"]: {link}", f'"{link}"', f"({link})", link):
+        pos = text.find(needle)
+        if pos >= 0:
+            line = text.count("\n", 0, pos) + 1
+            try:
+                rel = path.resolve().relative_to(root).as_posix()
+            except ValueError:
+                rel = str(path)
+            return f"{rel}:{line}: {message}"
+    return message
+
+
+class LinkLocator(logging.Filter):
+    """Puts ``file:line:`` in front of MkDocs' link warnings (a filter on ``mkdocs.structure.pages``)."""
+
+    LOGGER = "mkdocs.structure.pages"
+
+    def __init__(self, docs_dir: Path, root: Path):
+        super().__init__()
+        self.docs_dir, self.root = Path(docs_dir), Path(root).resolve()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message in place; never drops a record."""
+        if record.levelno >= logging.INFO:
+            located = locate_link(record.getMessage(), self.docs_dir, self.root)
+            if located is not record.getMessage():
+                record.msg, record.args = located, ()
+        return True
+
+    @classmethod
+    def install(cls, docs_dir: Path, root: Path) -> LinkLocator:
+        """Install one locator on MkDocs' page logger, replacing any from an earlier build."""
+        logger = logging.getLogger(cls.LOGGER)
+        for old in [f for f in logger.filters if isinstance(f, cls)]:
+            logger.removeFilter(old)
+        locator = cls(docs_dir, root)
+        logger.addFilter(locator)
+        return locator

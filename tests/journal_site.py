@@ -1,6 +1,17 @@
-"""Helpers for the tests that build the site (imported by tests/conftest.py,
-tests/test_bad_inputs.py, tests/test_reproducible.py; a module of its own
-because two conftest.py files cannot both be imported as `conftest`).
+"""Helpers for the tests that build a site (imported by tests/conftest.py and
+the tests that build; a module of its own because two conftest.py files cannot
+both be imported as `conftest`).
+
+Two kinds of site:
+
+- the fixture journal (`fixture_project`): tests/fixtures/journal/ with the
+  project's real mkdocs.yml (nav and site_name replaced), pyproject.toml and
+  journal_tools/. Every test of the build code builds or runs this one, so a
+  mistake in the author's docs/ never fails them;
+- the author's site (`copy_project`): exactly one test builds it
+  (tests/test_site_build.py::test_docs_build, the strict build of docs/); the
+  tests that look at the real built site depend on that build through the
+  `built` fixture and skip, naming that test, when it failed.
 
 The session build (fixture `built` in tests/conftest.py) is one `mkdocs build
 --strict` of a frozen copy of the project per test session (one per session
@@ -16,6 +27,7 @@ in the real checkout, and tests/test_reproducible.py rebuilds the same copy.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/reproducible.py).
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
 # What the build reads (and what `python -m pytest docs` in a copy needs).
-PROJECT_FILES = ("mkdocs.yml", "pyproject.toml")
+PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 PROJECT_DIRS = ("docs", "snippets", "journal_tools")
 FONTS = Path(".cache") / "fonts"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
@@ -41,6 +53,40 @@ def copy_project(dst: Path, src: Path = ROOT) -> Path:
             shutil.copytree(src / name, dst / name, ignore=_IGNORE)
     # The math font (installed by `make setup`, never committed): the hook copies
     # it into the site; without it every page requests a font that is not there.
+    if (src / FONTS).is_dir():
+        shutil.copytree(src / FONTS, dst / FONTS)
+    return dst
+
+
+# The one test that builds the author's docs/ (the strict build of the real site).
+BUILD_TEST = "tests/test_site_build.py::test_docs_build"
+FIXTURE = ROOT / "tests" / "fixtures" / "journal"
+FIXTURE_NAV = """nav:
+  - Home: index.md
+  - Journal:
+      - blog/index.md
+  - Notebook: notebooks/fixture_notebook.py
+"""
+_NAV = re.compile(r"(?m)^nav:[ \t]*\n(?:(?:[ \t].*)?\n)*")
+
+
+def fixture_config(config: str) -> str:
+    """The project's mkdocs.yml text with the fixture journal's nav and name."""
+    config = re.sub(r"(?m)^site_name:.*$", "site_name: Fixture journal", config, count=1)
+    if _NAV.search(config + "\n"):
+        return _NAV.sub(FIXTURE_NAV, config + "\n", count=1).rstrip("\n") + "\n"
+    return config.rstrip("\n") + "\n\n" + FIXTURE_NAV
+
+
+def fixture_project(dst: Path, src: Path = ROOT) -> Path:
+    """The fixture journal in ``dst`` (created), built as the project builds its site."""
+    dst.mkdir(parents=True, exist_ok=True)
+    (dst / "mkdocs.yml").write_text(fixture_config((src / "mkdocs.yml").read_text(encoding="utf-8")), encoding="utf-8")
+    for name in ("pyproject.toml", "requirements.txt"):
+        shutil.copy2(src / name, dst / name)
+    for name in ("docs", "snippets"):
+        shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
+    shutil.copytree(src / "journal_tools", dst / "journal_tools", ignore=_IGNORE)
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
     return dst
@@ -73,12 +119,90 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subproce
 
 class Built:
     """The session's build: ``site`` (the output), ``output`` (mkdocs' log),
-    ``project`` (the frozen copy it was built from)."""
+    ``project`` (the frozen copy it was built from), ``returncode``."""
 
-    def __init__(self, site: Path, output: str, project: Path):
+    def __init__(self, site: Path, output: str, project: Path, returncode: int = 0):
         self.site = site
         self.output = output
         self.project = project
+        self.returncode = returncode
 
     def html_pages(self) -> list[Path]:
         return sorted(self.site.rglob("*.html"))
+
+
+# --------------------------------------------------------------------------
+# A failed build of docs/: the first problem, and the page test that reports it
+
+_LOG_LINE = re.compile(r"^(?:ERROR|WARNING)\s+-\s+(?P<message>.*)$")
+_LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+): ")
+
+
+def first_problem(output: str) -> str:
+    """The build's first located ``path:line: message`` (else its first error or warning)."""
+    messages = [m["message"].strip() for m in map(_LOG_LINE.match, output.splitlines()) if m]
+    located = [msg for msg in messages if _LOCATED.match(msg)]
+    if located:
+        return located[0]
+    return messages[0] if messages else (output.strip().splitlines() or ["(no output)"])[-1]
+
+
+def reporting_page_test(problem: str, project: Path) -> str | None:
+    """The page test (node id) that reports ``problem``, a build error of ``project``, or None.
+
+    The page tests are asked the same question again, with their own code, on
+    the sources the build read: a post's front matter and snippet includes
+    (``validate.check_page``, run first by a post's test), the formulas
+    (``::render``), a notebook's cells (``::notebook``). Only the same file and
+    line (and, for a notebook, the same exception) counts as the same report.
+    """
+    from journal_tools.settings import Settings
+
+    m = _LOCATED.match(problem)
+    if m is None:
+        return None
+    path = project / m["path"]
+    settings = Settings.load(project / "mkdocs.yml")
+    if not path.is_file() or settings.docs_dir not in path.resolve().parents:
+        return None
+    checks = _notebook_checks(path, settings) if settings.is_notebook(path) else _page_checks(path, settings)
+    for name, check in checks:
+        try:
+            check()
+        except Exception as exc:  # each check raises its page test's own error
+            said = str(exc).split("\n", 1)[0]
+            prefix = f"{m['path']}:{m['line']}: "
+            if said.startswith(prefix) and _same_exception(problem, said[len(prefix):]):
+                return f"{m['path']}::{name}"
+    return None
+
+
+def _same_exception(build: str, page_test: str) -> bool:
+    """A notebook cell: the build says "notebook cell raised NameError: ...", the test "NameError: ..."."""
+    raised = re.search(r"notebook cell raised ([\w.]+)", build)
+    return raised is None or page_test.startswith(raised[1])
+
+
+def _page_checks(path: Path, settings):
+    from mkdocs.utils.meta import get_data
+
+    from journal_tools import validate
+    from journal_tools.mathml import MathError
+
+    rel = settings.rel(path)
+    source = path.read_text(encoding="utf-8")
+
+    def render():
+        try:
+            settings.markdown().convert(get_data(source)[0])
+        except MathError as exc:
+            raise exc.located(rel, source) from None
+
+    return [("page", lambda: validate.check_page(path, settings)), ("render", render)]
+
+
+def _notebook_checks(path: Path, settings):
+    from journal_tools.pagetest.notebook import check_notebook_math, read_notebook, run_notebook
+
+    nb = read_notebook(path, settings)
+    return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]

@@ -1,12 +1,14 @@
 """Catalogue of bad inputs: each fault is planted in a temporary copy of the
-project, and what a writer would run must fail with a message naming the file
-(and the line, where there is one).
+fixture journal (tests/fixtures/journal, built with the project's mkdocs.yml
+and journal_tools; never the author's docs/), and what a writer would run must
+fail with a message naming the file (and the line, where there is one).
 
 Build-level faults run `mkdocs build --strict` on the copy; page-level faults
 run the page doc-tests (`python -m pytest docs/...` in the copy), all planted
 pages in one run. To keep builds short, the copies used for faults unrelated
 to notebooks do not execute notebooks (`execute: false`); the notebook fault
-runs them.
+runs them. Each build fault also says which page test reports it, if any
+(what tests/test_site_build.py::test_docs_build uses to report a mistake once).
 
 The first line of each message is printed (`pytest -s` shows them).
 """
@@ -20,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from journal_site import ENV, copy_project, mkdocs_build
+from journal_site import ENV, first_problem, fixture_project, mkdocs_build, reporting_page_test
 
 POST_DATE = "2030-01-01"
 
@@ -35,7 +37,7 @@ VALID_FRONT = f"date: {POST_DATE}\ncategories:\n  - Attention\n"
 
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory) -> Path:
-    return copy_project(tmp_path_factory.mktemp("pristine") / "project")
+    return fixture_project(tmp_path_factory.mktemp("pristine") / "project")
 
 
 def project_copy(pristine: Path, dst: Path, *, run_notebooks: bool = False) -> Path:
@@ -61,13 +63,17 @@ def first_line_naming(output: str, needle: str) -> str:
     return ""
 
 
-def build_fails_naming(root: Path, tmp_path: Path, where: str) -> str:
-    """Build the copy; it must fail with ``where`` (path or path:line) in a line of its output."""
+def build_fails_naming(root: Path, tmp_path: Path, where: str, reported_by: str | None = None) -> str:
+    """Build the copy; it must fail with ``where`` (path or path:line) in a line of its output,
+    first of its problems, and the page test ``reported_by`` (a node id, or None) must report it."""
     proc = mkdocs_build(root, tmp_path / "site")
     output = proc.stdout
     assert proc.returncode != 0, f"the build passed with the fault planted:\n{output}"
     line = first_line_naming(output, where)
     assert line, f"{where!r} named nowhere in the build's output:\n{output}"
+    problem = first_problem(output)
+    assert where in problem, (problem, output)
+    assert reporting_page_test(problem, root) == reported_by, problem
     print(f"\n[bad input] {line}")
     return line
 
@@ -83,13 +89,13 @@ def line_of(text: str, needle: str) -> int:
 def test_entry_without_date(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("categories:\n  - Attention\n"))
-    build_fails_naming(root, tmp_path, f"{rel}:1: post has no date")
+    build_fails_naming(root, tmp_path, f"{rel}:1: post has no date", f"{rel}::page")
 
 
 def test_malformed_date(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("date: 2026-13-45\ncategories:\n  - Attention\n"))
-    line = build_fails_naming(root, tmp_path, f"{rel}:2:")
+    line = build_fails_naming(root, tmp_path, f"{rel}:2:", f"{rel}::page")
     assert "2026-13-45" in line
 
 
@@ -97,14 +103,14 @@ def test_category_outside_allow_list(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md",
                 post(f"date: {POST_DATE}\ncategories:\n  - Transformers\n"))
-    line = build_fails_naming(root, tmp_path, f"{rel}:4:")
+    line = build_fails_naming(root, tmp_path, f"{rel}:4:", f"{rel}::page")
     assert "Transformers" in line
 
 
 def test_broken_internal_link(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
-    plant(root, "docs/planted-link.md", "# Planted\n\nSee [the missing page](no-such-page.md).\n")
-    line = build_fails_naming(root, tmp_path, "Doc file 'planted-link.md' contains a link")
+    rel = plant(root, "docs/planted-link.md", "# Planted\n\nSee [the missing page](no-such-page.md).\n")
+    line = build_fails_naming(root, tmp_path, f"{rel}:3: Doc file 'planted-link.md' contains a link")
     assert "no-such-page.md" in line
 
 
@@ -112,8 +118,8 @@ def test_malformed_tex(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
     text = "# Planted\n\nFine $x$.\n\nBroken $\\frac{a}{$ here.\n"
     rel = plant(root, "docs/planted-tex.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'Broken')}:")
-    assert "\\frac{a}{" in line
+    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'Broken')}:", f"{rel}::render")
+    assert "\\frac{a}{" in line and "at character 9: Expected" in line
 
 
 def test_notebook_cell_that_raises(pristine, tmp_path):
@@ -121,13 +127,9 @@ def test_notebook_cell_that_raises(pristine, tmp_path):
     if "mkdocs-jupyter" not in config:
         pytest.skip("mkdocs.yml has no mkdocs-jupyter plugin: notebooks are not built")
     root = project_copy(pristine, tmp_path / "p", run_notebooks=True)
-    # The real notebooks become one-cell stand-ins (same names: nav and links
-    # still resolve), so only the planted one costs time.
-    for nb in (root / "docs" / "notebooks").glob("*.py"):
-        nb.write_text("# %% [markdown]\n# # Stand-in\n\n# %%\nx = 1\n", encoding="utf-8")
     text = "# %% [markdown]\n# # Planted\n\n# %%\nx = 1\n\n# %%\ny = x / 0\n"
     rel = plant(root, "docs/notebooks/planted_fault.py", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'y = x / 0')}:")
+    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'y = x / 0')}:", f"{rel}::notebook")
     assert "ZeroDivisionError" in line
 
 
@@ -139,7 +141,7 @@ def test_include_of_missing_snippet(pristine, tmp_path, page_run):
     root = project_copy(pristine, tmp_path / "p")
     text = post(VALID_FRONT, '```python\n--8<-- "no_such_module.py"\n```')
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", text)
-    build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:")
+    build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:", f"{rel}::page")
     page_run.fails_naming("missing-include.md")
 
 
@@ -147,7 +149,7 @@ def test_include_escaping_snippets(pristine, tmp_path, page_run):
     root = project_copy(pristine, tmp_path / "p")
     text = post(VALID_FRONT, '```python\n--8<-- "../mkdocs.yml"\n```')
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:")
+    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:", f"{rel}::page")
     assert "../mkdocs.yml" in line
     page_run.fails_naming("escaping-include.md")
 

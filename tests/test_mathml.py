@@ -113,6 +113,8 @@ def test_bad_formula_names_file_and_line():
     assert err.reason
     assert str(err).startswith("docs/blog/posts/x.md:9: bad TeX in formula '\\frac{a}{': ")
     assert err.reason in str(err)
+    # math-core's "9: Expected ..." reads as an offset into the formula
+    assert err.reason.startswith('at character 9: Expected closing token "}"'), err.reason
 
 
 def test_bad_formula_without_source_has_no_line():

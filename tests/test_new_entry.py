@@ -1,6 +1,7 @@
 """Tests for journal_tools/new_entry.py (`make new TITLE="..."`).
 
-Every test works in a temporary copy of the project, never in the real docs/.
+Every test works in a temporary copy of the fixture journal (tests/fixtures/journal,
+with the project's mkdocs.yml and journal_tools), never in the real docs/.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from journal_site import fixture_project
 from pytest_codeblocks import extract_from_buffer
 
 from journal_tools import new_entry
@@ -32,15 +34,8 @@ CATEGORIES = ["Attention", "Foundations", "Study notes"]  # categories_allowed i
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A copy of what the build reads: mkdocs.yml, docs/, snippets/, and the hooks."""
-    root = tmp_path / "journal"
-    root.mkdir()
-    shutil.copy2(REPO / "mkdocs.yml", root / "mkdocs.yml")
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache")
-    for folder in ("docs", "snippets", "journal_tools"):
-        if (REPO / folder).is_dir():
-            shutil.copytree(REPO / folder, root / folder, ignore=ignore)
-    return root
+    """The fixture journal: mkdocs.yml, docs/, snippets/, journal_tools/."""
+    return fixture_project(tmp_path / "journal")
 
 
 def paths(root: Path, date: dt.date = DATE) -> tuple[Path, Path, Path]:

@@ -1,20 +1,18 @@
-"""The notebook cache re-executes a notebook exactly when it or a snippet it imports changes."""
+"""The notebook cache re-executes a notebook exactly when it or a snippet it imports changes
+(on the fixture journal, tests/fixtures/journal)."""
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from journal_site import FIXTURE, fixture_project
 
 from journal_tools import notebook_cache
-
-ROOT = Path(__file__).resolve().parents[1]
-SNIPPETS = ROOT / "snippets"
 
 USES_SNIPPET = """# %% [markdown]
 # # Uses a snippet
@@ -24,9 +22,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd() / "snippets"))
-from inputs import sentence
+from weights import softmax_rows
 
-print(sentence)
+print(softmax_rows)
 """
 
 NO_SNIPPET = """# %% [markdown]
@@ -37,9 +35,9 @@ print(6 * 7)
 """
 
 
-def test_real_notebook_imports_are_found():
-    found = {p.name for p in notebook_cache.imported_snippets(ROOT / "docs/notebooks/attention_step_by_step.py", SNIPPETS)}
-    assert {"inputs.py", "figures.py"} <= found
+def test_fixture_notebook_imports_are_found():
+    found = {p.name for p in notebook_cache.imported_snippets(FIXTURE / "docs/notebooks/fixture_notebook.py", FIXTURE / "snippets")}
+    assert found == {"weights.py"}
 
 
 def test_snippet_imports_are_followed(tmp_path):
@@ -68,27 +66,24 @@ def _executed(log: str) -> set[str]:
 
 @pytest.fixture
 def project(tmp_path):
-    for name in ("mkdocs.yml", "pyproject.toml"):
-        shutil.copy(ROOT / name, tmp_path / name)
-    for name in ("docs", "snippets", "journal_tools"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    fixture_project(tmp_path)
     notebooks = tmp_path / "docs/notebooks"
     for old in notebooks.glob("*.py"):
         old.unlink()
-    (notebooks / "attention_step_by_step.py").write_text(USES_SNIPPET)
+    (notebooks / "fixture_notebook.py").write_text(USES_SNIPPET)  # the name in nav
     (notebooks / "plain_numbers.py").write_text(NO_SNIPPET)
     return tmp_path
 
 
 def test_rebuild_executes_only_what_changed(project):
     first = _build(project)
-    assert _executed(first) == {"attention_step_by_step.py", "plain_numbers.py"}
+    assert _executed(first) == {"fixture_notebook.py", "plain_numbers.py"}
 
     unchanged = _build(project)
     assert _executed(unchanged) == set(), "an unchanged rebuild must execute no notebook"
     assert unchanged.count("Cache hit") == 2
 
-    snippet = project / "snippets/inputs.py"
+    snippet = project / "snippets/weights.py"
     snippet.write_text(snippet.read_text() + "\n# edited\n")
     edited = _build(project)
-    assert _executed(edited) == {"attention_step_by_step.py"}, "only the notebook importing inputs.py re-executes"
+    assert _executed(edited) == {"fixture_notebook.py"}, "only the notebook importing weights.py re-executes"

@@ -1,4 +1,5 @@
-"""The page doc-test plugin, run on a temporary copy of the project.
+"""The page doc-test plugin, run on a temporary copy of the fixture journal
+(tests/fixtures/journal with the project's mkdocs.yml and journal_tools).
 
 Each test plants one fault (or one feature) in a copy of the site and runs
 pytest on it in-process (pytester), then reads what a person would read: the
@@ -7,10 +8,10 @@ outcome and the report text.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from journal_site import fixture_project
 
 pytest_plugins = ["pytester"]
 
@@ -35,16 +36,14 @@ def _preload_site_modules() -> None:
 
 
 _preload_site_modules()
-ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
+ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 ENTRY_NAME = Path(ENTRY).name
+NOTEBOOK = "docs/notebooks/fixture_notebook.py"
 
 
 @pytest.fixture
 def site(pytester):
-    for name in ("mkdocs.yml", "pyproject.toml"):
-        shutil.copy(ROOT / name, pytester.path / name)
-    for name in ("docs", "snippets", "journal_tools"):
-        shutil.copytree(ROOT / name, pytester.path / name)
+    fixture_project(pytester.path)
     return pytester
 
 
@@ -119,25 +118,26 @@ def test_malformed_display_formula_fails(site):
 
 
 def test_changed_digit_in_expected_output_fails(site):
-    replace(site, "[0.5517, 0.4483, 0.0000", "[0.5517, 0.4484, 0.0000")
-    failed_with(run(site), ENTRY_NAME, "expected output differs", "0.4484")
+    replace(site, "[[0.2689, 0.7311],", "[[0.2689, 0.7312],")
+    out = failed_with(run(site), ENTRY_NAME, "expected output differs", "0.7312", "number 2 is 0.7312 on the page, printed 0.7311")
+    assert "run `make update-outputs`" in out
 
 
 def test_changed_digit_in_latex_matrix_fails(site):
-    replace(site, "0.5517 & 0.4483", "0.5517 & 0.4488")
-    failed_with(run(site), ENTRY_NAME, "is 0.4488 but the block", "printed 0.4483")
+    replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
+    failed_with(run(site), ENTRY_NAME, "is 0.7318 but the block", "printed 0.7311", "make update-outputs")
 
 
 def test_changed_output_of_the_code_fails(site):
-    # The code side changing, not the page: a different seed prints other numbers.
-    replace(site, "torch.manual_seed(789)\nsa_v2", "torch.manual_seed(790)\nsa_v2")
+    # The code side changing, not the page: other scores print other weights.
+    replace(site, "[[0.0, 1.0], [2.0, 2.0]]", "[[0.0, 1.5], [2.0, 2.0]]")
     failed_with(run(site), ENTRY_NAME, "expected output differs")
 
 
 def test_update_outputs_rewrites_page_and_then_passes(site):
     original = (site.path / ENTRY).read_text(encoding="utf-8")
-    replace(site, "[0.5517, 0.4483, 0.0000", "[0.5517, 0.4484, 0.0000")
-    replace(site, "0.5517 & 0.4483", "0.5517 & 0.4488")
+    replace(site, "[[0.2689, 0.7311],", "[[0.2689, 0.7312],")
+    replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
     result = run(site, extra=["--update-outputs"])
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*rewrote the output at*"])
@@ -146,13 +146,31 @@ def test_update_outputs_rewrites_page_and_then_passes(site):
 
 
 def test_failure_inside_snippet_names_snippet_line(site):
-    path = site.path / "snippets/self_attention.py"
+    path = site.path / "snippets/weights.py"
     text = path.read_text(encoding="utf-8")
-    needle = "        return weights @ values  # one context vector per token\n"
+    needle = "    return exps / exps.sum(dim=-1, keepdim=True)  # one row of weights per query\n"
     assert needle in text
-    path.write_text(text.replace(needle, "        raise RuntimeError('planted in snippet')\n" + needle, 1))
+    path.write_text(text.replace(needle, "    raise RuntimeError('planted in snippet')\n" + needle, 1))
     line = text[: text.index(needle)].count("\n") + 1
-    failed_with(run(site), f"snippets/self_attention.py:{line} (included at {ENTRY}:", "RuntimeError: planted in snippet")
+    failed_with(run(site), f"snippets/weights.py:{line} (included at {ENTRY}:", "RuntimeError: planted in snippet")
+
+
+def test_notebook_page_runs_its_cells_and_names_the_failing_line(site):
+    result = run(site, NOTEBOOK)
+    result.assert_outcomes(passed=2)  # render (the Markdown cells' math) and notebook (the code cells)
+    result.stdout.fnmatch_lines(["executed 2 of 2 code blocks on 1 pages"])
+    replace(site, "print(weights.sum().item())", "print(weight.sum().item())", path=NOTEBOOK)
+    lines = (site.path / NOTEBOOK).read_text(encoding="utf-8").split("\n")
+    line = lines.index("print(weight.sum().item())") + 1
+    out = failed_with(run(site, NOTEBOOK), f"{NOTEBOOK}:{line}: NameError: name 'weight' is not defined. Did you mean: 'weights'?")
+    assert "executed 0 of 2" not in out and "executed 1 of 2 code blocks" in out  # the first cell ran
+
+
+def test_notebook_markdown_math_is_checked(site):
+    replace(site, "# Weights $w_{ij}$", "# Weights $w_{ij$", path=NOTEBOOK)
+    lines = (site.path / NOTEBOOK).read_text(encoding="utf-8").split("\n")
+    line = next(n for n, text in enumerate(lines, 1) if "$w_{ij$" in text)
+    failed_with(run(site, NOTEBOOK), f"{NOTEBOOK}:{line}: bad TeX in formula 'w_{{ij': at character")
 
 
 def test_tilde_python_fence_is_run_and_pycon_is_refused(site):

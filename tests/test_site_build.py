@@ -1,12 +1,16 @@
-"""The built site: strict build, offline guarantee, build-time math, RSS, and
-`python -m journal_tools.build` never leaving a broken site/ behind."""
+"""The author's site: the strict build of docs/, then what it built: offline
+guarantee, build-time math, RSS.
+
+test_docs_build is the one test that builds the author's docs/ (fixture
+`docs_build`); the tests taking `built` look at that site and skip when it did
+not build. The build code itself is tested on small sites elsewhere
+(test_build_command.py, test_bad_inputs.py, ...).
+"""
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
@@ -15,27 +19,51 @@ from pathlib import Path
 import markdown
 import pytest
 import yaml
+from journal_site import first_problem, reporting_page_test
 from mkdocs.config import load_config
 from mkdocs.structure.files import get_files
 from mkdocs.utils import meta as mkdocs_meta
 
 ROOT = Path(__file__).resolve().parent.parent
-CONFIG = ROOT / "mkdocs.yml"
-ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 
-# The build: the session-wide `built` fixture of tests/conftest.py (one strict
-# build of a frozen copy of the project, shared with the browser tests).
+# The build: the session-wide `docs_build` fixture of tests/conftest.py (one
+# strict build of a frozen copy of the project, shared with the browser tests).
 
 
-def test_build_is_clean(built):
+def test_docs_build(docs_build):
+    """The strict build of the real site, docs/ as written.
+
+    When it fails on a mistake a page test already reports (a post's front
+    matter or includes, a formula, a notebook cell: the same file and line),
+    this test skips naming that page test, so the mistake is one failure.
+    Otherwise it fails with the build's first problem, ``path:line: ...``
+    where the build names one (broken links do: journal_tools.validate.LinkLocator).
+    """
+    if docs_build.returncode != 0:
+        problem = first_problem(docs_build.output)
+        reporter = reporting_page_test(problem, docs_build.project)
+        if reporter:
+            pytest.skip(f"the build stopped at {problem.split(': ', 1)[0]}, which the page test {reporter} reports")
+        pytest.fail(f"{problem}\n(mkdocs build --strict of docs/ failed, exit {docs_build.returncode})\n\n"
+                    + docs_build.output[-4000:], pytrace=False)
     # MkDocs' own log lines ("WARNING -  ..."): in --strict mode they also fail
     # the build, but a plugin may log them after the count is taken.
     # (The Jupyter kernel's "[IPKernelApp] WARNING | ... TCP" notice is not one.)
-    warnings = [ln for ln in built.output.splitlines() if re.match(r"\s*WARNING\b", ln)]
+    warnings = [ln for ln in docs_build.output.splitlines() if re.match(r"\s*WARNING\b", ln)]
     assert not warnings, "\n".join(warnings)
-    assert (built.site / "index.html").is_file()  # the home page is the journal's index (blog_dir ".")
-    assert (built.site / "tags" / "index.html").is_file()
+    assert (docs_build.site / "index.html").is_file()  # the home page is the journal's index (blog_dir ".")
+    assert (docs_build.site / "tags" / "index.html").is_file()
+
+
+def test_first_problem_is_the_first_located_message():
+    notebook = ("INFO    -  Building\nERROR   -  Error reading page 'notebooks/x.py':\n"
+                "ERROR   -  docs/notebooks/x.py:29: notebook cell raised NameError: name 'y' is not defined\n"
+                "\nAborted with a BuildError!\n")
+    assert first_problem(notebook) == "docs/notebooks/x.py:29: notebook cell raised NameError: name 'y' is not defined"
+    links = "WARNING -  docs/index.md:4: Doc file 'index.md' contains a link 'a.md'\nWARNING -  docs/b.md:2: ...\n"
+    assert first_problem(links) == "docs/index.md:4: Doc file 'index.md' contains a link 'a.md'"
+    assert first_problem("ERROR   -  Config value 'x': bad\nAborted with 1 configuration errors!\n") == "Config value 'x': bad"
 
 
 # --------------------------------------------------------------------------
@@ -138,7 +166,7 @@ def test_no_unconverted_math(built):
     assert not raw, f"raw arithmatex TeX left in: {raw}"
 
 
-def _pages_with_math() -> dict[str, tuple[int, Path | None]]:
+def _pages_with_math(root: Path) -> dict[str, tuple[int, Path | None]]:
     """{src_uri: (formula count, built path relative to the site, or None)} for
     every Markdown file under docs/ whose source holds math, as the site's
     Markdown config sees it (drafts left out: they are not built).
@@ -146,8 +174,8 @@ def _pages_with_math() -> dict[str, tuple[int, Path | None]]:
     Destinations come from MkDocs' own file collection plus the plugins'
     on_files (the blog plugin moves posts to blog/YYYY/MM/DD/slug/)."""
     cwd = os.getcwd()
-    os.chdir(ROOT)  # the blog plugin resolves docs_dir against the cwd
-    cfg = load_config(str(CONFIG))
+    os.chdir(root)  # the blog plugin resolves docs_dir against the cwd
+    cfg = load_config(str(root / "mkdocs.yml"))
     try:
         cfg.plugins.on_startup(command="build", dirty=False)
         cfg = cfg.plugins.on_config(cfg)
@@ -171,7 +199,7 @@ def _pages_with_math() -> dict[str, tuple[int, Path | None]]:
 
 
 def test_every_page_with_math_has_mathml(built):
-    pages = _pages_with_math()
+    pages = _pages_with_math(built.project)
     missing = []
     for src, (count, dest) in pages.items():
         if dest is None or not (built.site / dest).is_file():
@@ -188,9 +216,9 @@ def test_every_page_with_math_has_mathml(built):
 # RSS
 
 
-def _posts() -> dict[str, dict]:
+def _posts(root: Path) -> dict[str, dict]:
     posts = {}
-    for path in sorted((ROOT / "docs" / "blog" / "posts").glob("*.md")):
+    for path in sorted((root / "docs" / "blog" / "posts").glob("*.md")):
         _, meta = mkdocs_meta.get_data(path.read_text(encoding="utf-8"))
         if not meta.get("draft"):
             posts[path.name] = meta
@@ -199,7 +227,7 @@ def _posts() -> dict[str, dict]:
 
 def test_rss_feed_parses_and_dates_come_from_front_matter(built):
     site_url = yaml.safe_load(
-        "\n".join(ln for ln in CONFIG.read_text(encoding="utf-8").splitlines() if ln.startswith("site_url:"))
+        "\n".join(ln for ln in (built.project / "mkdocs.yml").read_text(encoding="utf-8").splitlines() if ln.startswith("site_url:"))
     )["site_url"]
     for name in ("feed_rss_created.xml", "feed_rss_updated.xml"):
         feed = built.site / name
@@ -209,7 +237,7 @@ def test_rss_feed_parses_and_dates_come_from_front_matter(built):
         image_url = channel.findtext("image/url")
         assert image_url and image_url.startswith(site_url), (image_url, site_url)
         items = channel.findall("item")
-        posts = _posts()
+        posts = _posts(built.project)
         assert len(items) == len(posts), (len(items), sorted(posts))
         feed_dates = sorted(parsedate_to_datetime(i.findtext("pubDate")).date() for i in items)
         post_dates = sorted(meta["date"] if not isinstance(meta["date"], dict) else meta["date"]["created"]
@@ -234,10 +262,10 @@ def test_feed_descriptions_are_the_rendered_excerpts(built):
     assert any("<math" in (i.findtext("description") or "") for i in entry.iter("item"))
 
 
-def test_posts_write_dates_one_way():
-    """date_from_meta reads one key: every post has `date: YYYY-MM-DD`."""
+def test_posts_write_dates_one_way(built):
+    """date_from_meta reads one key: every post of the built site has `date: YYYY-MM-DD`."""
     bad = []
-    for path in sorted((ROOT / "docs" / "blog" / "posts").glob("*.md")):
+    for path in sorted((built.project / "docs" / "blog" / "posts").glob("*.md")):
         head = path.read_text(encoding="utf-8").split("\n---", 1)[0]
         if not re.search(r"^date: \d{4}-\d{2}-\d{2}\s*$", head, re.MULTILINE):
             bad.append(path.name)
@@ -245,78 +273,7 @@ def test_posts_write_dates_one_way():
 
 
 # --------------------------------------------------------------------------
-# journal_tools.build: swap in only a successful build
-
-
-def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "journal_tools.build", "--config-file", str(config), "--site-dir", str(site)],
-        cwd=ROOT, env=ENV, capture_output=True, text=True,
-    )
-
-
-def _leftovers(parent: Path) -> list[str]:
-    return [p.name for p in parent.iterdir() if p.name.startswith(".site.")]
-
-
-def test_failed_build_leaves_previous_site_untouched(tmp_path):
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: broken\ndocs_dir: no-such-docs\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text("previous site", encoding="utf-8")
-
-    proc = _run_build(config, site)
-
-    assert proc.returncode != 0
-    assert "no-such-docs" in proc.stdout + proc.stderr  # mkdocs' own message is shown
-    assert "left as it was" in proc.stderr
-    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
-    assert (site / "index.html").read_text(encoding="utf-8") == "previous site"
-    assert _leftovers(tmp_path) == []
-
-
-def test_successful_build_replaces_site(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text("# Fresh\n", encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: ok\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "stale.html").write_text("old", encoding="utf-8")
-
-    proc = _run_build(config, site)
-
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert not (site / "stale.html").exists()
-    assert "Fresh" in (site / "index.html").read_text(encoding="utf-8")
-    assert _leftovers(tmp_path) == []
-
-
-# --------------------------------------------------------------------------
-# The plugin: a bad formula stops the build naming page, line and formula;
-# the math font lands in the site when it is installed.
-
-
-def test_bad_formula_stops_the_build(tmp_path):
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "index.md").write_text(
-        "# Page\n\nFine $x_i$.\n\nBroken $\\frac{a}{$ here.\n", encoding="utf-8"
-    )
-    config = tmp_path / "mkdocs.yml"
-    config.write_text(
-        "site_name: t\n"
-        "markdown_extensions:\n  - journal_tools.markdown_math\n"
-        "plugins:\n  - journal\n",
-        encoding="utf-8",
-    )
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
-         "--site-dir", str(tmp_path / "site")],
-        cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    assert proc.returncode != 0, proc.stdout
-    assert "docs/index.md:5: bad TeX in formula '\\frac{a}{'" in proc.stdout, proc.stdout
+# The math font lands in the site when it is installed.
 
 
 def test_math_font_is_copied_into_site(built):

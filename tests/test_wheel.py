@@ -1,6 +1,7 @@
 """The package as a user gets it: a wheel built from the repository, installed
-outside the source tree, builds the site (plugin, Markdown extension and theme
-overrides found by entry point and as package data, not from the work tree)."""
+outside the source tree, builds a site (the fixture journal; plugin, Markdown
+extension and theme overrides found by entry point and as package data, not
+from the work tree)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from journal_site import ENV, copy_project, mkdocs_build
+from journal_site import ENV, fixture_project, mkdocs_build
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,7 +40,7 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     target = tmp_path / "installed"
     proc = _run(sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel))
     assert proc.returncode == 0, proc.stderr
-    project = copy_project(tmp_path / "project")
+    project = fixture_project(tmp_path / "project")
     shutil.rmtree(project / "journal_tools")  # only the installed copy can be used
     env = dict(ENV, PYTHONPATH=str(target))
     where = _run(sys.executable, "-c", "import journal_tools.plugin as p; print(p.__file__)", cwd=project, env=env)

@@ -11,24 +11,36 @@ For each page it collects:
 - or ``page.md::page``: all blocks, top to bottom in one namespace, when the
   page's front matter says ``doctest: page``.
 
+Every notebook page (mkdocs-jupyter's ``include`` patterns, e.g.
+``docs/notebooks/x.py``) is a test file too: ``x.py::render`` (the Markdown
+cells' math converts) and ``x.py::notebook`` (the code cells run, in order, in
+one namespace; see ``notebook.py``).
+
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
 with what the code printed, instead of failing.
+
+At the end of a session the pages whose tests all passed are recorded, with a
+digest of what their code depends on, in ``.cache/verified.json``; the build
+shows the "verified" badge from it (``journal_tools.verified``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 
 import pytest
 
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError
+from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook, run_notebook
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
 from journal_tools.settings import ConfigError, Settings
 from journal_tools.validate import check_post
+from journal_tools.verified import Entry, page_digest, today, torch_version, update_record
 
 _UPDATES = pytest.StashKey[list]()
 
@@ -48,6 +60,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
     config.stash[_UPDATES] = []
     config.pluginmanager.register(_Tally(config), "pagetest-tally")
+    config.pluginmanager.register(_Verified(config), "pagetest-verified")
     if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
 
@@ -64,15 +77,41 @@ def _settings(config) -> Settings | None:
 
 
 def pytest_collect_file(file_path: Path, parent):
-    """Every Markdown page under the journal's docs_dir is a test file."""
-    if file_path.suffix != ".md":
+    """Every Markdown page and every notebook page under the journal's docs_dir is a test file."""
+    if file_path.suffix not in (".md", ".py", ".ipynb"):
         return None
     try:
         settings = _settings(parent.config)
     except ConfigError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if settings is not None and settings.docs_dir in file_path.resolve().parents:
+    if settings is None or settings.docs_dir not in file_path.resolve().parents:
+        return None
+    if file_path.suffix == ".md":
         return PageFile.from_parent(parent, path=file_path)
+    if settings.is_notebook(file_path) and not _python_plugin_collects(file_path, parent):
+        return NotebookFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _python_plugin_collects(file_path: Path, parent) -> bool:
+    """Would pytest's own Python plugin import this ``.py`` file as a test module?
+
+    It does for a file named on the command line (``make check PAGE=docs/notebooks/x.py``)
+    or matching ``python_files``: it then asks ``pytest_pycollect_makemodule``, which
+    gives it the notebook collector instead (importing a notebook would run it).
+    """
+    if file_path.suffix != ".py":
+        return False
+    return parent.session.isinitpath(file_path) or any(
+        fnmatch.fnmatch(file_path.name, pattern) for pattern in parent.config.getini("python_files"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent):
+    """A notebook page pytest's Python plugin would import is collected as a notebook instead."""
+    settings = _settings(parent.config)
+    if settings is not None and settings.is_notebook(module_path):
+        return NotebookFile.from_parent(parent, path=module_path)
     return None
 
 
@@ -81,6 +120,9 @@ class PageFile(pytest.File):
 
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
+        return _with_digest(self, self._items)
+
+    def _items(self):
         settings = _settings(self.config)
         try:
             if settings.is_post(self.path):
@@ -96,6 +138,41 @@ class PageFile(pytest.File):
             for step in page.steps:
                 line = page.where(step.parts[0].fence.start).line
                 yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
+
+
+def _with_digest(file: pytest.File, make_items) -> list:
+    """The file's items, each carrying the page's digest (taken before the page is read, so an
+    edit while the tests run can only make the record stale, never vouch for untested text)
+    and the number of items, for the verified record (``journal_tools.verified``)."""
+    settings = _settings(file.config)
+    try:
+        digest = page_digest(file.path, settings)
+    except (OSError, UnicodeError):
+        digest = None
+    items = list(make_items())
+    page = {"path": settings.rel(file.path), "digest": digest, "items": len(items),
+            "notebook": settings.is_notebook(file.path)}
+    for item in items:
+        item.user_properties.append(("pagetest_page", page))
+    return items
+
+
+class NotebookFile(pytest.File):
+    """A notebook page: its Markdown cells' math, then its code cells in one namespace."""
+
+    def collect(self):
+        """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
+        return _with_digest(self, self._items)
+
+    def _items(self):
+        try:
+            nb = read_notebook(self.path, _settings(self.config))
+        except Exception as exc:  # jupytext's own errors have no common base class
+            yield BrokenPage.from_parent(self, name="notebook", message=f"{_settings(self.config).rel(self.path)}: "
+                                                                        f"cannot read the notebook: {exc}")
+            return
+        yield NotebookRender.from_parent(self, name="render", notebook=nb)
+        yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
 
 
 class _PageItem(pytest.Item):
@@ -152,6 +229,7 @@ class ChainItem(_PageItem):
         finally:
             # Counted even when a block fails: the blocks before it did run.
             self.user_properties.append(("pagetest_run", result.executed_fences))
+            self.user_properties.append(("pagetest_numbers", result.numbers_checked))
             skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
             self.user_properties.append(("pagetest_skipped", skipped))
         if updates:
@@ -160,6 +238,37 @@ class ChainItem(_PageItem):
             pytest.skip("; ".join(skipped))
         if result.results and len(result.xfailed) == len(result.results):
             pytest.xfail("; ".join(r.reason for r in result.xfailed))
+
+
+class NotebookRender(_PageItem):
+    """The notebook's Markdown cells, rendered as the build renders them: every formula converts."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+
+    def runtest(self):
+        """Convert every Markdown cell with the site's Markdown."""
+        self.user_properties.append(("pagetest_fences", len(self.notebook.code_cells)))
+        check_notebook_math(self.notebook, _settings(self.config))
+
+
+class NotebookItem(_PageItem):
+    """The notebook's code cells, top to bottom in one namespace, in the notebook's folder."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+        self.add_marker(pytest.mark.pagetest)
+
+    def runtest(self):
+        """Run every code cell; count the cells that ran."""
+        ran: list = []
+        try:
+            run_notebook(self.notebook, self.path.parent, ran)
+        finally:
+            self.user_properties.append(("pagetest_run", len(ran)))
+            self.user_properties.append(("pagetest_skipped", []))
 
 
 class _Tally:
@@ -204,3 +313,49 @@ class _Tally:
             tr.write_line(f"  skipped {skip}")
         for where in self.written:
             tr.write_line(f"  rewrote the output at {where}")
+
+
+class _Verified:
+    """Collects, where the reports arrive, which pages passed all their tests, and
+    writes the verified record (``journal_tools.verified``) at the end of the session.
+
+    A page counts as verified when every one of its items reported and none failed
+    (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);
+    a page with a failed item loses its entry. Only the controller writes (under
+    pytest-xdist the workers' reports come to it), and not while --update-outputs
+    rewrites pages.
+    """
+
+    def __init__(self, config):
+        self.config = config
+        self.pages: dict[str, dict] = {}
+
+    def pytest_runtest_logreport(self, report):
+        props = dict(report.user_properties)
+        page = props.get("pagetest_page")
+        if page is None:
+            return
+        seen = self.pages.setdefault(page["path"], {"page": page, "items": set(), "failed": False,
+                                                    "blocks": 0, "numbers": 0})
+        if report.failed:
+            seen["failed"] = True
+        if report.when == "call" or (report.when == "setup" and not report.passed):
+            seen["items"].add(report.nodeid)
+            seen["blocks"] += props.get("pagetest_run", 0)
+            seen["numbers"] += props.get("pagetest_numbers", 0)
+
+    def pytest_sessionfinish(self, session):
+        if hasattr(self.config, "workerinput") or not self.pages or self.config.getoption("update_outputs"):
+            return
+        settings = _settings(self.config)
+        if settings is None:
+            return
+        passed, failed = {}, set()
+        torch, date = torch_version(), today()
+        for rel, seen in self.pages.items():
+            page = seen["page"]
+            if seen["failed"] or page["digest"] is None:
+                failed.add(rel)
+            elif len(seen["items"]) == page["items"]:
+                passed[rel] = Entry(page["digest"], seen["blocks"], seen["numbers"], torch, date, page["notebook"])
+        update_record(settings, passed, failed)

@@ -5,6 +5,16 @@ Two things a page can show: an expected-output fence (pytest-codeblocks'
 ``<!-- journal:expected-math -->`` marker, whose numbers must equal, in order,
 the numbers the step printed. A mismatch carries the page lines to rewrite, so
 ``--update-outputs`` can write the printed values back after an intended change.
+
+Numbers are read in every form PyTorch prints them: integers (``3``, ``-4``),
+decimals (``0.5000``, ``0.``, ``-0.``), scientific notation (``1.5000e-05``),
+``nan``, ``inf``, ``-inf`` and the booleans ``True``/``False``. A matrix may
+write the same values the TeX way: ``\\text{nan}`` (or ``\\mathrm{nan}``),
+``\\infty``, ``-\\infty``, ``\\mathrm{True}``/``\\mathrm{False}`` (or
+``\\text{...}``); a bare ``nan`` or ``True`` is read too. Two numbers are equal
+when their values are: ``0.10`` equals ``0.1000`` and ``0.`` equals ``-0.``
+(IEEE zero), ``nan`` equals ``nan``; a boolean equals only the same boolean
+(``True`` is not ``1``). A rewritten matrix uses the TeX forms above.
 """
 
 from __future__ import annotations
@@ -18,9 +28,55 @@ from pathlib import Path
 from journal_tools.includes import Origin
 from journal_tools.pagetest.parse import Page, Step
 
-# A number standing alone: not the 0 of "SoftmaxBackward0" nor part of "x.y.z".
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\w.])")
+_DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
+# A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z"
+# or of a word ("info", "nanny", "Trueness").
+NUMBER = re.compile(rf"(?<![\w.])(?:{_DECIMAL}|-?inf|-?nan|True|False)(?![\w.])")
+# The same values as a matrix may write them in TeX (group "word": the value inside \text{} / \mathrm{}).
+TEX_NUMBER = re.compile(
+    r"(?P<infty>-?)[ \t]*\\infty(?![a-zA-Z])"
+    r"|\\(?:text|mathrm)\{\s*(?P<word>-?(?:nan|inf)|True|False)\s*\}"
+    rf"|(?P<plain>{NUMBER.pattern})"
+)
 MATRIX_ENV = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(.*?)\\end\{\1\}", re.S)
+
+
+def tex_value(m: re.Match) -> str:
+    """The value of a TEX_NUMBER match, written as PyTorch prints it (``\\infty`` -> ``inf``)."""
+    if m["plain"] is not None:
+        return m["plain"]
+    if m["word"] is not None:
+        return m["word"]
+    return f"{m['infty']}inf"
+
+
+def as_tex(value: str) -> str:
+    """A printed value as a matrix writes it: ``nan`` -> ``\\text{nan}``, ``-inf`` -> ``-\\infty``."""
+    if value.lstrip("-") == "inf":
+        return value.replace("inf", "\\infty")
+    if value.lstrip("-") == "nan" or value in ("True", "False"):
+        return f"\\mathrm{{{value}}}"
+    return value
+
+
+def same_number(a: str, b: str) -> bool:
+    """Do two printed values mean the same number (see the module docstring)?"""
+    bools = ("True", "False")
+    if a in bools or b in bools:
+        return a == b
+    x, y = Decimal(a), Decimal(b)
+    if x.is_nan() or y.is_nan():
+        return x.is_nan() and y.is_nan()
+    return x == y
+
+
+def printed_numbers(text: str) -> list[str]:
+    """Every number in ``text`` (printed output or an expected-output fence), in order."""
+    return NUMBER.findall(text)
+
+
+def _count(n: int) -> str:
+    return "no numbers" if n == 0 else ("1 number" if n == 1 else f"{n} numbers")
 
 
 @dataclass
@@ -52,6 +108,9 @@ def _fence_line(page: Page, step: Step) -> int:
     return page.where(step.parts[0].fence.start).line
 
 
+UPDATE_HINT = "if the code is right, run `make update-outputs` and review `git diff docs/`"
+
+
 def check_output(page: Page, step: Step, printed: str) -> None:
     """Raise OutputMismatch if the step's expected-output fence differs from ``printed``."""
     if step.expected_output is None:
@@ -76,16 +135,34 @@ def check_output(page: Page, step: Step, printed: str) -> None:
         first, old = origin.line + 1, []
     indent = " " * fence.indent
     new = [indent + line if line else line for line in printed.rstrip("\n").split("\n")]
+    detail = _first_number_difference(printed_numbers(expected), printed_numbers(printed))
     raise OutputMismatch(
         origin,
-        f"{origin.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} printed\n{diff}",
+        f"{origin.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} "
+        f"printed; {UPDATE_HINT}\n{detail}{diff}",
         page.path, first, old, new,
     )
 
 
+def _first_number_difference(shown: list[str], got: list[str]) -> str:
+    """``number 3 is 0.4484 on the page, printed 0.4483`` (a line), or "" when the numbers agree."""
+    for k, (a, b) in enumerate(zip(shown, got)):
+        if not same_number(a, b):
+            return f"number {k + 1} is {a} on the page, printed {b}\n"
+    if len(shown) != len(got):
+        return f"the page shows {_count(len(shown))}, the block printed {_count(len(got))}\n"
+    return ""
+
+
 def matrix_numbers(tex: str) -> list[str]:
-    """The numbers inside the matrix environments of ``tex``, in order."""
-    return [n for env in MATRIX_ENV.finditer(tex) for n in NUMBER.findall(env.group(2))]
+    """The values inside the matrix environments of ``tex``, in order, as PyTorch prints them."""
+    return [value for value, _ in _matrix_numbers_at(tex)]
+
+
+def _matrix_numbers_at(tex: str) -> list[tuple[str, int]]:
+    """(value, line of ``tex`` it is on, 0-based) for each matrix number, in order."""
+    return [(tex_value(m), tex.count("\n", 0, env.start(2) + m.start()))
+            for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
 
 
 def check_math(page: Page, step: Step, printed: str) -> None:
@@ -94,37 +171,114 @@ def check_math(page: Page, step: Step, printed: str) -> None:
     if check is None:
         return
     shown = matrix_numbers(check.tex)
-    got = NUMBER.findall(printed)
+    got = printed_numbers(printed)
     origin = check.origin
     if not shown:
         problem = f"{origin.describe()}: the formula after <!-- journal:expected-math --> has no numbers in a matrix environment"
         raise OutputMismatch(origin, problem, page.path, 0, [], [])
+    fence_line = _fence_line(page, step)
     problem = None
     if len(shown) != len(got):
-        problem = f"the matrix shows {len(shown)} numbers but the block at line {_fence_line(page, step)} printed {len(got)}"
+        problem = f"the matrix shows {_count(len(shown))} but the block at line {fence_line} printed {_count(len(got))}"
     else:
         for k, (a, b) in enumerate(zip(shown, got)):
-            if Decimal(a) != Decimal(b):
-                problem = f"number {k + 1} of the matrix is {a} but the block at line {_fence_line(page, step)} printed {b}"
+            if not same_number(a, b):
+                problem = f"number {k + 1} of the matrix is {a} but the block at line {fence_line} printed {b}"
+                # named at the line the number is written on
+                origin = page.where(check.lines[0] + _matrix_numbers_at(check.tex)[k][1])
                 break
     if problem is None:
         return
     first, old = _page_lines(page, check.lines, "formula", origin)
-    new = _replace_numbers(old, got) if len(shown) == len(got) else old
-    message = f"{origin.describe()}: {problem}\n  shown:   {' '.join(shown)}\n  printed: {' '.join(got)}"
-    raise OutputMismatch(origin, message, page.path, first, old, new)
+    if len(shown) == len(got):
+        new = _replace_numbers(old, got)
+    else:
+        new = rebuild_matrices(old, printed)
+    hint = f"; {UPDATE_HINT}" if new is not None else (
+        "; `make update-outputs` cannot lay these numbers out in this formula's matrices: edit it by hand")
+    message = (f"{origin.describe()}: {problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
+               f"  printed: {' '.join(got) or '(none)'}")
+    raise OutputMismatch(origin, message, page.path, first, old, old if new is None else new)
 
 
 def _replace_numbers(lines: list[str], values: list[str]) -> list[str]:
-    """The formula lines with the matrix numbers replaced, in order, by ``values``."""
+    """The formula lines with each matrix number that differs from ``values`` (in order) replaced."""
     text = "\n".join(lines)
     it = iter(values)
 
+    def number(m: re.Match) -> str:
+        value = next(it)
+        return m.group(0) if same_number(tex_value(m), value) else as_tex(value)
+
     def env(m: re.Match) -> str:
-        inner = NUMBER.sub(lambda _: next(it), m.group(2))
-        return m.group(0).replace(m.group(2), inner, 1)
+        return m.group(0)[: m.start(2) - m.start(0)] + TEX_NUMBER.sub(number, m.group(2)) + m.group(0)[m.end(2) - m.start(0):]
 
     return MATRIX_ENV.sub(env, text).split("\n")
+
+
+# -- rebuilding a matrix from a printed tensor ------------------------------------------
+
+
+def printed_rows(printed: str) -> list[list[list[str]]]:
+    """The printed values as matrices of rows: ``[[row, row], [row]]``.
+
+    Each innermost ``[...]`` of a printed tensor or list is a row (torch wraps a
+    long row over several lines inside one pair of brackets); rows under the same
+    outermost bracket make one matrix. When the brackets do not hold every printed
+    number (a scalar ``tensor(0.5)``, plain text), each printed line holding numbers
+    is a row of one matrix.
+    """
+    groups: list[list[list[str]]] = []
+    depth, start, inner = 0, 0, True
+    for i, ch in enumerate(printed):
+        if ch == "[":
+            if depth == 0:
+                groups.append([])
+            depth, start, inner = depth + 1, i + 1, True
+        elif ch == "]" and depth:
+            if inner:
+                groups[-1].append(printed_numbers(printed[start:i]))
+            depth, inner = depth - 1, False
+    groups = [[row for row in g if row] for g in groups]
+    groups = [g for g in groups if g]
+    if sum(len(row) for g in groups for row in g) != len(printed_numbers(printed)):
+        rows = [printed_numbers(line) for line in printed.split("\n")]
+        groups = [[row for row in rows if row]]
+    return groups
+
+
+def rebuild_matrices(lines: list[str], printed: str) -> list[str] | None:
+    """The formula lines with its numeric matrices' rows rebuilt from the printed rows.
+
+    The matrices that hold numbers get one printed matrix each, in order; a
+    formula with a single numeric matrix takes every printed row. None when the
+    printed matrices cannot be laid out that way (say, two printed and three shown).
+    """
+    text = "\n".join(lines)
+    numeric = [m for m in MATRIX_ENV.finditer(text) if TEX_NUMBER.search(m.group(2))]
+    groups = printed_rows(printed)
+    if not numeric or not groups:
+        return None
+    if len(numeric) == 1:
+        groups = [[row for g in groups for row in g]]
+    elif len(numeric) != len(groups):
+        return None
+    out, pos = [], 0
+    for m, rows in zip(numeric, groups):
+        out += [text[pos : m.start(2)], _matrix_body(m.group(2), rows)]
+        pos = m.end(2)
+    return ("".join(out) + text[pos:]).split("\n")
+
+
+def _matrix_body(old: str, rows: list[list[str]]) -> str:
+    """Rows as ``a & b \\\\ c & d``, laid out as ``old`` was: one row a line, or all on one line."""
+    cells = [" & ".join(as_tex(v) for v in row) for row in rows]
+    if "\n" not in old:
+        return " " + r" \\ ".join(cells) + " "
+    body_lines = [ln for ln in old.split("\n") if ln.strip()]
+    indent = re.match(r"[ \t]*", body_lines[0]).group(0) if body_lines else ""
+    tail = old[old.rfind("\n") + 1 :] if old.rstrip(" \t").endswith("\n") else ""
+    return "\n" + " \\\\\n".join(indent + c for c in cells) + "\n" + tail
 
 
 def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[str]:

@@ -24,10 +24,13 @@ import traceback
 from dataclasses import dataclass, field
 
 from journal_tools.includes import Origin
-from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output
+from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
 
 SEED = 0
+
+# The runners' own frames are left out of reports.
+_RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py")}
 
 # Synthetic file name -> the origin of each line of that compiled fence.
 _ORIGINS: dict[str, list[Origin]] = {}
@@ -65,6 +68,11 @@ class ChainResult:
         return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
 
     @property
+    def numbers_checked(self) -> int:
+        """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
+        return sum(_numbers_checked(r.step) for r in self.results if r.status == "passed")
+
+    @property
     def xfailed(self) -> list[StepResult]:
         """Steps that raised as their xfail mark expected."""
         return [r for r in self.results if r.status == "xfailed"]
@@ -73,6 +81,11 @@ class ChainResult:
     def skipped(self) -> list[StepResult]:
         """Steps skipped with a written reason."""
         return [r for r in self.results if r.status == "skipped"]
+
+
+def _numbers_checked(step: Step) -> int:
+    shown = len(printed_numbers(step.expected_output)) if step.expected_output is not None else 0
+    return shown + (len(matrix_numbers(step.math.tex)) if step.math is not None else 0)
 
 
 def reset_global_state() -> None:
@@ -95,12 +108,18 @@ def reset_global_state() -> None:
 
 def _compile(page: Page, part: Part):
     origin = part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
+    return compile_mapped(part.code, part.origins, origin)
+
+
+def compile_mapped(code: str, origins: list[Origin], origin: Origin):
+    """Compile ``code`` whose line k was written at ``origins[k - 1]`` (``origin``: its first line),
+    so tracebacks and syntax errors name those lines; a SyntaxError becomes a BlockError."""
     name = f"<page {origin.path}:{origin.line}>"
-    _ORIGINS[name] = part.origins
-    source_lines = part.code.splitlines(keepends=True)
-    linecache.cache[name] = (len(part.code), None, source_lines, name)
+    _ORIGINS[name] = origins
+    source_lines = code.splitlines(keepends=True)
+    linecache.cache[name] = (len(code), None, source_lines, name)
     try:
-        return compile(part.code, name, "exec", dont_inherit=True)
+        return compile(code, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
         at = _map(name, exc.lineno or 1) or origin
         raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
@@ -124,7 +143,7 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
     for part in _chain(te):
         frames = []
         for fs in part.stack:
-            if fs.filename == __file__:
+            if fs.filename in _RUNNER_FILES:
                 continue
             o = _map(fs.filename, fs.lineno)
             if o is not None:
@@ -137,6 +156,26 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
     # FrameSummary shows 'File "path:line (included at ...)", line N': keep the mapped name only.
     text = _tidy(text)
     return failing, text
+
+
+def exception_line(exc: BaseException) -> str:
+    """``NameError: name 'x' is not defined. Did you mean: 'y'?``: the exception's line as
+    Python's own traceback prints it, suggestion included.
+
+    ``str(exc)`` has no suggestion, and before Python 3.12 neither has the
+    ``traceback`` module: the interpreter's display (``sys.__excepthook__``) adds
+    it, so the line is taken from what that prints.
+    """
+    te = traceback.TracebackException.from_exception(exc)
+    line = "".join(te.format_exception_only()).strip("\n")
+    if "Did you mean" in line or not isinstance(exc, (NameError, AttributeError, ImportError)):
+        return line
+    shown = io.StringIO()
+    with contextlib.redirect_stderr(shown):
+        sys.__excepthook__(type(exc), exc, exc.__traceback__)
+    first = line.split("\n", 1)[0]
+    m = re.search(re.escape(first) + r"(\. Did you mean: .*\?)$", shown.getvalue(), re.MULTILINE)
+    return line.replace(first, first + m.group(1), 1) if m else line
 
 
 def _chain(te):
@@ -234,7 +273,7 @@ def _run_python(page: Page, step: Step, namespace: dict) -> str:
         printed = out.getvalue()
         if printed:
             report = f"--- printed before the error ---\n{printed}\n{report}"
-        raise BlockError(origin, f"{origin.describe()}: {type(exc).__name__}: {exc}\n{report}", cause=exc) from None
+        raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n{report}", cause=exc) from None
     return out.getvalue()
 
 

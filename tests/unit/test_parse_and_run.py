@@ -101,3 +101,11 @@ def test_snippet_lines_map_back_to_the_snippet_file(journal):
     assert "docs/page.md:3: ZeroDivisionError" in str(info.value)
     (part,) = page.steps[0].parts
     assert part.origins[0].describe() == "snippets/demo.py:2 (included at docs/page.md:2)"
+
+
+def test_first_line_keeps_pythons_did_you_mean(journal):
+    page = _steps(journal, "```python\nattention = 1\nprint(atention)\n```\n")
+    with pytest.raises(BlockError) as info:
+        _run(page)
+    first = str(info.value).split("\n")[0]
+    assert first == "docs/page.md:3: NameError: name 'atention' is not defined. Did you mean: 'attention'?"

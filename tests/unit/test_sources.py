@@ -52,3 +52,30 @@ def test_include_expander_names_page_and_line(journal):
         expand('a\n--8<-- "nope.py"\n', "docs/p.md", settings)
     with pytest.raises(IncludeError, match=r"^docs/p\.md:1: snippet include failed"):
         expand('--8<-- "../mkdocs.yml"\n', "docs/p.md", settings)
+
+
+@pytest.mark.parametrize("include, hint", [
+    ('--8<-- "demo.py:three"', r"\(snippets/demo\.py has the sections: two\)$"),
+    ('--8<-- "dmeo.py"', r"\(did you mean 'demo\.py'\?\)$"),
+    ('--8<-- "zzz.txt"', r"\(files in snippets/: demo\.py\)$"),
+    ('--8<-- "../mkdocs.yml"', r"\(includes name files under snippets/; '\.\./mkdocs\.yml' is outside\)$"),
+    ('-8<-\ndemo.py:three\n-8<-', r"^docs/p\.md:1: .*\(snippets/demo\.py has the sections: two\)$"),
+])
+def test_include_errors_say_what_would_help(journal, include, hint):
+    settings, _ = journal
+    with pytest.raises(IncludeError, match=hint):
+        expand(include + "\n", "docs/p.md", settings)
+
+
+def test_link_warnings_get_the_file_and_line(journal):
+    from journal_tools.validate import locate_link
+
+    settings, write = journal
+    write("p.md", "# P\n\nText.\n\nSee [x](nope.md) and [y][ref].\n\n[ref]: ../gone.md#a\n")
+    found = "Doc file 'p.md' contains a link 'nope.md', but the target is not found among documentation files."
+    assert locate_link(found, settings.docs_dir, settings.root) == "docs/p.md:5: " + found
+    ref = "Doc file 'p.md' contains a link '../gone.md#a', but the target '../gone.md' is not found among documentation files."
+    assert locate_link(ref, settings.docs_dir, settings.root) == "docs/p.md:7: " + ref
+    other = "Doc file 'p.md' contains an unrecognized relative link 'x/', it was left as is."
+    assert locate_link(other, settings.docs_dir, settings.root) == other  # not written on the page: unchanged
+    assert locate_link("Something else", settings.docs_dir, settings.root) == "Something else"

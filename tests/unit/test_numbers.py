@@ -1,0 +1,171 @@
+"""Every number PyTorch prints is read (journal_tools/pagetest/outputs.py), on the
+printed side and in a checked LaTeX matrix, and `--update-outputs` rewrites a
+matrix whenever the check fails, rebuilding its rows when the counts differ."""
+
+from __future__ import annotations
+
+import pytest
+
+from journal_tools.pagetest.outputs import (
+    OutputMismatch,
+    as_tex,
+    matrix_numbers,
+    printed_numbers,
+    printed_rows,
+    rebuild_matrices,
+    same_number,
+)
+from journal_tools.pagetest.parse import parse_page
+from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
+
+# What torch 2.13 prints for each format (checked against torch below), and the values read from it.
+PRINTED = [
+    ("tensor([0.0000e+00, -0.0000e+00, 1.5000e-05,        nan,        inf,       -inf])",
+     ["0.0000e+00", "-0.0000e+00", "1.5000e-05", "nan", "inf", "-inf"]),
+    ("tensor([[ 0.,  1.],\n        [ 2., -3.]])", ["0.", "1.", "2.", "-3."]),
+    ("tensor([[ 1,  2],\n        [ 3, -4]])", ["1", "2", "3", "-4"]),
+    ("tensor([ True, False])", ["True", "False"]),
+    ("tensor(0.5000) tensor(3)", ["0.5000", "3"]),
+    ("[0.5, -0.0, nan, inf]", ["0.5", "-0.0", "nan", "inf"]),  # Python floats in a list
+]
+
+
+@pytest.mark.parametrize("text, values", PRINTED)
+def test_every_printed_format_is_read(text, values):
+    assert printed_numbers(text) == values
+
+
+def test_the_formats_are_what_torch_prints():
+    torch = pytest.importorskip("torch", reason="the formats above are torch's; without torch only the regex is tested")
+    torch.set_printoptions(profile="default")
+    nan, inf = float("nan"), float("inf")
+    assert str(torch.tensor([0.0, -0.0, 1.5e-5, nan, inf, -inf])) == PRINTED[0][0]
+    assert str(torch.tensor([[0.0, 1.0], [2.0, -3.0]])) == PRINTED[1][0]
+    assert str(torch.tensor([[1, 2], [3, -4]])) == PRINTED[2][0]
+    assert str(torch.tensor([True, False])) == PRINTED[3][0]
+
+
+@pytest.mark.parametrize("text", [
+    "SoftmaxBackward0", "torch 2.13.0", "information", "nanny", "Trueness", "x1", "inference", "v1.2.3",
+])
+def test_not_numbers(text):
+    assert printed_numbers(text) == []
+
+
+@pytest.mark.parametrize("tex, values", [
+    (r"\begin{bmatrix} 0. & -0. & 1.5000e-05 \end{bmatrix}", ["0.", "-0.", "1.5000e-05"]),
+    (r"\begin{bmatrix} \text{nan} & \mathrm{nan} & nan \end{bmatrix}", ["nan", "nan", "nan"]),
+    (r"\begin{bmatrix} \infty & -\infty & - \infty \end{bmatrix}", ["inf", "-inf", "-inf"]),
+    (r"\begin{pmatrix} \mathrm{True} & \text{False} \\ True & 3 \end{pmatrix}", ["True", "False", "True", "3"]),
+    (r"A = \begin{bmatrix} 1 & -4 \end{bmatrix} \begin{matrix} \leftarrow \text{x} \end{matrix}", ["1", "-4"]),
+])
+def test_every_tex_form_is_read(tex, values):
+    assert matrix_numbers(tex) == values
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("0.10", "0.1000", True), ("0.", "0.0000", True), ("-0.", "0.", True), ("1.5000e-05", "0.000015", True),
+    ("nan", "nan", True), ("inf", "inf", True), ("-inf", "inf", False), ("True", "True", True),
+    ("True", "1", False), ("False", "0", False), ("0.4483", "0.4484", False), ("3", "3.", True),
+])
+def test_values_compare(a, b, same):
+    assert same_number(a, b) is same
+
+
+def test_printed_values_written_the_tex_way():
+    assert [as_tex(v) for v in ["nan", "inf", "-inf", "True", "False", "0.5"]] == [
+        r"\mathrm{nan}", r"\infty", r"-\infty", r"\mathrm{True}", r"\mathrm{False}", "0.5"]
+    assert matrix_numbers(r"\begin{bmatrix}" + " & ".join(as_tex(v) for v in ["nan", "-inf", "True"]) + r"\end{bmatrix}") == [
+        "nan", "-inf", "True"]
+
+
+def test_printed_rows_follow_the_brackets():
+    wrapped = "tensor([[0.1, 0.2,\n         0.3],\n        [0.4, 0.5, 0.6]])\ntensor([7, 8])"
+    assert printed_rows(wrapped) == [[["0.1", "0.2", "0.3"], ["0.4", "0.5", "0.6"]], [["7", "8"]]]
+    assert printed_rows("tensor(0.5)\n1 2\n") == [[["0.5"], ["1", "2"]]]  # no brackets: a row a line
+
+
+def test_rebuild_keeps_the_layout():
+    lines = ["$$", r"W = \begin{bmatrix}", r"0.1 & 0.2 \\", "0.3 & 0.4", r"\end{bmatrix}", "$$"]
+    out = rebuild_matrices(lines, "tensor([[1., 2., 3.],\n        [4., 5., 6.],\n        [nan, inf, -inf]])")
+    assert out == ["$$", r"W = \begin{bmatrix}", r"1. & 2. & 3. \\", r"4. & 5. & 6. \\",
+                   r"\mathrm{nan} & \infty & -\infty", r"\end{bmatrix}", "$$"]
+    one_line = [r"$$ v = \begin{bmatrix} 1 & 2 \end{bmatrix} $$"]
+    assert rebuild_matrices(one_line, "tensor([[1, 2], [3, 4]])") == [r"$$ v = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} $$"]
+    two = [r"$$ \begin{bmatrix} 1 \end{bmatrix} \begin{bmatrix} 2 \end{bmatrix} $$"]
+    assert rebuild_matrices(two, "tensor([5, 6])\ntensor([[7], [8]])") == [
+        r"$$ \begin{bmatrix} 5 & 6 \end{bmatrix} \begin{bmatrix} 7 \\ 8 \end{bmatrix} $$"]
+    assert rebuild_matrices(two, "tensor([5])\ntensor([6])\ntensor([7])") is None  # three printed, two shown
+
+
+# -- on a page: the check and the rewrite ------------------------------------------
+
+PAGE = """\
+```python
+import torch
+print(torch.tensor({values}))
+```
+
+<!-- journal:expected-math -->
+
+$$
+M = \\begin{{bmatrix}}
+{matrix}
+\\end{{bmatrix}}
+$$
+"""
+
+
+def _check(journal, values: str, matrix: str, update=None):
+    settings, write = journal
+    page = parse_page(write("m.md", PAGE.format(values=values, matrix=matrix)), settings)
+    run_chain(page, page.steps, ChainResult(), update)
+    return page
+
+
+@pytest.mark.parametrize("values, matrix", [
+    ("[[0., -0.], [float('nan'), float('inf')]]", r"0. & -0. \\ \text{nan} & \infty"),
+    ("[[1.5e-5, -float('inf')]]", r"1.5000e-05 & -\infty"),
+    ("[[True, False]]", r"\mathrm{True} & \mathrm{False}"),
+    ("[[1, -4]]", "1 & -4"),
+])
+def test_matrix_of_every_format_passes(journal, values, matrix):
+    _check(journal, values, matrix)
+
+
+def test_no_numbers_printed_is_said_in_words(journal):
+    settings, write = journal
+    page = parse_page(write("n.md", "```python\nprint('none here')\n```\n\n<!-- journal:expected-math -->\n\n"
+                                    "$$\n\\begin{bmatrix} 1 & 2 \\end{bmatrix}\n$$\n"), settings)
+    with pytest.raises(BlockError, match=r"docs/n\.md:7: the matrix shows 2 numbers but the block at line 1 printed no numbers"):
+        run_chain(page, page.steps, ChainResult())
+
+
+def test_mismatch_names_the_number_and_the_hint(journal):
+    with pytest.raises(BlockError, match=r"number 2 of the matrix is \\infty|number 2 of the matrix is inf") as info:
+        _check(journal, "[[0., -float('inf')]]", r"0. & \infty")
+    first = str(info.value).split("\n")[0]
+    assert first.startswith("docs/m.md:10: number 2 of the matrix is inf but the block at line 1 printed -inf")  # the row's line
+    assert "make update-outputs" in first
+
+
+@pytest.mark.parametrize("values, matrix, rewritten", [
+    # same count, one value differs: only that number changes, in its TeX form
+    ("[[0.5, float('nan')]]", r"0.5 & 7", [r"0.5 & \mathrm{nan}"]),
+    # more printed than shown: the rows come from the printed tensor
+    ("[[1, 2], [3, 4]]", "1 & 2", [r"1 & 2 \\", "3 & 4"]),
+    # fewer printed than shown
+    ("[[True]]", r"1 & 2 \\ 3 & 4", [r"\mathrm{True}"]),
+])
+def test_update_rewrites_whenever_the_check_fails(journal, values, matrix, rewritten):
+    updates: list[OutputMismatch] = []
+    page = _check(journal, values, matrix, updates)
+    (u,) = updates
+    assert u.new_lines[2:-2] == rewritten
+    # written back, the page passes
+    settings, _ = journal
+    lines = (settings.root / page.path).read_text(encoding="utf-8").split("\n")
+    lines[u.first_line - 1 : u.first_line - 1 + len(u.old_lines)] = u.new_lines
+    (settings.root / page.path).write_text("\n".join(lines), encoding="utf-8")
+    again = parse_page(settings.root / page.path, settings)
+    run_chain(again, again.steps, ChainResult())
