@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 
+from journal_tools import shard
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError
 from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook, run_notebook
@@ -46,8 +47,13 @@ _UPDATES = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser):
-    """``--update-outputs``."""
+    """``--update-outputs``, ``--shard I/N``."""
     group = parser.getgroup("pagetest", "journal page doc-tests")
+    group.addoption(
+        "--shard",
+        default=None,
+        help="collect only the pages of shard I of N (I/N), as journal_tools.shard splits them for CI",
+    )
     group.addoption(
         "--update-outputs",
         action="store_true",
@@ -86,11 +92,30 @@ def pytest_collect_file(file_path: Path, parent):
         raise pytest.UsageError(str(exc)) from None
     if settings is None or settings.docs_dir not in file_path.resolve().parents:
         return None
+    if not _in_shard(parent.config, settings, file_path):
+        return None
     if file_path.suffix == ".md":
         return PageFile.from_parent(parent, path=file_path)
     if settings.is_notebook(file_path) and not _python_plugin_collects(file_path, parent):
         return NotebookFile.from_parent(parent, path=file_path)
     return None
+
+
+_SHARD = pytest.StashKey[set]()
+
+
+def _in_shard(config, settings: Settings, file_path: Path) -> bool:
+    """Is the page in this run's shard (``--shard I/N``; every page without it)?"""
+    spec = config.getoption("shard")
+    if not spec:
+        return True
+    if _SHARD not in config.stash:
+        try:
+            index, total = shard.parse_spec(spec)
+        except shard.ShardError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        config.stash[_SHARD] = {p.resolve() for p in shard.split(shard.pages(settings), total)[index - 1]}
+    return file_path.resolve() in config.stash[_SHARD]
 
 
 def _python_plugin_collects(file_path: Path, parent) -> bool:
