@@ -12,7 +12,7 @@ PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check lint build update-outputs new bench clean setup
+.PHONY: serve test test-pages check lint build update-outputs new bench clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
@@ -43,6 +43,11 @@ check: setup
 	@test -n "$(PAGE)" || { echo "usage: make check PAGE=docs/blog/posts/<entry>.md" >&2; exit 2; }
 	@test -f "$(PAGE)" || { echo "make check: no such page: $(PAGE)" >&2; exit 2; }
 	$(BIN)/python -m pytest $(PAGE) -p no:randomly
+
+# One CI shard of the page tests (the Pages workflow's page-tests jobs): SHARD=I/N.
+test-pages: setup
+	@test -n "$(SHARD)" || { echo "usage: make test-pages SHARD=2/4" >&2; exit 2; }
+	$(BIN)/python -m pytest docs --shard $(SHARD) -n 2
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on

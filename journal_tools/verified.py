@@ -159,3 +159,35 @@ def add_badge(page_html: str, badge: str) -> str:
     if m is None:
         return badge + "\n" + page_html
     return page_html[: m.end()] + "\n" + badge + page_html[m.end():]
+
+
+def merge_files(settings: Settings, paths: list[Path]) -> int:
+    """Merge records written by other runs (the CI page-test shards) into this journal's record."""
+    passed: dict[str, Entry] = {}
+    for path in paths:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        if raw.get("version") != _VERSION:
+            raise ValueError(f"{path}: a record of another version ({raw.get('version')!r})")
+        passed.update({rel: Entry(**fields) for rel, fields in (raw.get("pages") or {}).items()})
+    update_record(settings, passed, set())
+    return len(passed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m journal_tools.verified merge FILE...``: merge shard records into .cache/verified.json."""
+    import sys
+
+    from journal_tools.settings import find_root
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2 or args[0] != "merge":
+        print("usage: python -m journal_tools.verified merge RECORD.json ...", file=sys.stderr)
+        return 2
+    settings = Settings.load(find_root() / "mkdocs.yml")
+    count = merge_files(settings, [Path(a) for a in args[1:]])
+    print(f"journal_tools.verified: {count} pages from {len(args) - 1} records merged into {settings.rel(record_path(settings))}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
