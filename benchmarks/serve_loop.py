@@ -15,26 +15,18 @@ shows fresh outputs again.
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 from benchmarks import common
 from benchmarks.rows import Row
+from journal_tools.serve_check import serving
 
 GOAL = 2.0  # seconds, save to reloaded page with its blocks' results
 ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
 SNIPPET = "snippets/self_attention.py"
 SNIPPET_ANCHOR = "# --8<-- [end:imports]"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str) -> str:
@@ -55,12 +47,8 @@ def _until(url: str, test, limit: float = 120.0) -> float:
 
 
 def measure(project: Path, repeats: int) -> Row:
-    port = _free_port()
-    log = open(project / "serve-bench.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--livereload",
-                             "--watch", "snippets"], cwd=project, env=common.ENV, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/llm-journal/"
-    try:
+    with serving(project, project / "serve-bench.log", common.ENV) as port:
+        base = f"http://127.0.0.1:{port}/llm-journal/"
         _until(base, lambda html: True, limit=300)
         entry = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', _get(base)).group(1)
         notebook = base + "notebooks/attention_step_by_step/"
@@ -80,13 +68,6 @@ def measure(project: Path, repeats: int) -> Row:
             times["snippet"].append(_until(entry, lambda html, t=token: t in html and "code blocks ran" in html))
             _until(notebook, lambda html: "These outputs are stale" not in html and "journal-run--failed" not in html, limit=180)
             times["notebook"].append(time.perf_counter() - saved)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
     worst = max(max(times["page"]), max(times["snippet"]))
     return Row(
         "7. make serve: save -> page with its blocks' results (page edit, snippet edit)",

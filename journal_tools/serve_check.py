@@ -10,11 +10,14 @@ included, and only then fail with a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
+import subprocess
 import sys
+from pathlib import Path
 
-__all__ = ["address_problem", "free_port_after", "main"]
+__all__ = ["address_problem", "free_port_after", "main", "serving"]
 
 
 def _bind(host: str, port: int) -> OSError | None:
@@ -70,3 +73,26 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+@contextlib.contextmanager
+def serving(project: Path, log: Path, env: dict | None = None):
+    """``mkdocs serve`` of ``project`` on a free loopback port, stopped on exit; yields the port.
+
+    For the serve-loop benchmark and browser test: the same command ``make serve``
+    runs, with its output in ``log``.
+    """
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--livereload",
+                                 "--watch", "snippets"], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            yield port
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()

@@ -14,9 +14,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
@@ -25,54 +22,34 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, copy_project
 
+from journal_tools.serve_check import serving
 from journal_tools.settings import Settings
 
 ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
 RELOAD_MS = 60_000
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for(url: str, proc: subprocess.Popen, seconds: float = 240) -> None:
+def _wait_for(url: str, log: Path, seconds: float = 240) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"mkdocs serve exited ({proc.returncode})")
         try:
             with urllib.request.urlopen(url, timeout=5):
                 return
         except OSError:
             time.sleep(0.5)
-    raise AssertionError(f"mkdocs serve did not answer on {url}")
+    raise AssertionError(f"mkdocs serve did not answer on {url}:\n{log.read_text(encoding='utf-8')[-2000:]}")
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, browser):
     project = copy_project(tmp_path_factory.mktemp("serve") / "project")
-    port = _free_port()
-    log = open(project / "serve.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--livereload", "--watch", "snippets"],
-        cwd=project, env=ENV, stdout=log, stderr=subprocess.STDOUT,
-    )
-    prefix = urllib.parse.urlsplit(Settings.load(project / "mkdocs.yml").site_url).path or "/"
-    base = f"http://127.0.0.1:{port}{prefix}"
-    try:
-        _wait_for(base, proc)
+    with serving(project, project / "serve.log", ENV) as port:
+        prefix = urllib.parse.urlsplit(Settings.load(project / "mkdocs.yml").site_url).path or "/"
+        base = f"http://127.0.0.1:{port}{prefix}"
+        _wait_for(base, project / "serve.log")
         html = urllib.request.urlopen(base).read().decode()  # the home page lists the entries
         entry = re.search(r'href="(blog/2025/07/27/[^"]+)"', html).group(1)
         yield project, base + entry
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="module")
