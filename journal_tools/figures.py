@@ -115,11 +115,16 @@ def draw(targets: list[str], dirs: list[Path]) -> dict[str, str]:
     return json.loads(proc.stdout)
 
 
-def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, draw_with=None) -> dict[str, str]:
+def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, draw_with=None,
+            stale: dict[str, str] | None = None) -> dict[str, str]:
     """Every figure of ``refs`` as SVG: from the cache, or drawn (all misses in one process).
 
     ``draw_with``: how to draw the misses (default :func:`draw`, a child process;
-    ``make serve`` passes its warm worker's).
+    ``make serve`` passes its warm worker's). ``stale``: ``make serve`` only, the
+    SVGs of the last build: a missed figure found there is served as it was (not
+    cached, its target left in ``stale`` for the caller to redraw after the
+    build) and the figures without one are drawn now; every other target is
+    removed from ``stale``.
 
     Raises FigureError naming the first figure line whose drawing failed.
     """
@@ -133,7 +138,13 @@ def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, dra
         if svg is not None:
             found[target] = svg
     missing = [t for t in targets if t not in found]
+    deferred = {t: stale[t] for t in missing if t in stale} if stale is not None else {}
+    if stale is not None:
+        stale.clear()
+        stale.update(deferred)
+    missing = [t for t in missing if t not in deferred]
     drawn = (draw_with or draw)(missing, dirs) if missing else {}
+    drawn.update(deferred)
     for ref in refs:
         result = found.get(ref.target) or drawn.get(ref.target, "error: not drawn")
         if result.startswith("error: "):

@@ -161,8 +161,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
-                draw = self.serve_state.runner.draw if self.serve_state is not None else None
-                self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache, draw)
+                if self.serve_state is None:
+                    self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache)
+                else:  # the warm worker draws; a changed figure shows its last drawing until redrawn
+                    self.serve_state.figures.stale = dict(self.serve_state.figures.last)
+                    self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache,
+                                                       self.serve_state.runner.draw, self.serve_state.figures.stale)
+                    self.serve_state.figures.last = dict(self.figure_svgs)
+                    self.serve_state.figures.cache_dir = cache
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         if self.serve_state is not None:  # after the figures: they share the warm worker
@@ -277,6 +283,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
         if self.serve_state is not None:
             self.serve_state.notebooks.start_pending()
+            self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
         if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from journal_tools.settings import Settings
 
-__all__ = ["BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
+__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
@@ -154,6 +154,7 @@ class ServeState:
         self.build_error: str | None = None  # what the browser shows instead of pages
         self.last_error: str | None = None  # the current build's error, until it ends
         self.notebooks = BackgroundNotebooks()
+        self.figures = BackgroundFigures(self.notebooks)
 
     def schedule(self, pages: list[Path], settings: Settings) -> None:
         """Start running the pages whose inputs changed since the last build."""
@@ -350,3 +351,43 @@ class BackgroundNotebooks:
         with server._rebuild_cond:
             server._want_rebuild = True
             server._rebuild_cond.notify_all()
+
+
+class BackgroundFigures:
+    """``make serve`` only: a figure whose snippet changed is redrawn after the rebuild.
+
+    Drawing takes the warm worker a second or more (matplotlib); the rebuild the
+    author waits for serves the figure's last drawing instead, then the worker
+    redraws it into the figure cache and a rebuild is requested, which hits the
+    cache. A figure that was never drawn is drawn in the rebuild itself.
+    """
+
+    def __init__(self, notebooks: BackgroundNotebooks):
+        self.last: dict[str, str] = {}  # target -> the SVG the last build showed
+        self.stale: dict[str, str] = {}  # targets served from ``last`` in this build
+        self.cache_dir: Path | None = None
+        self._rebuild = notebooks.request_rebuild
+
+    def redraw_stale(self, runner: CodeRunner, dirs: list[Path]) -> None:
+        """Redraw this build's stale figures in the background; rebuild when done."""
+        targets, self.stale = sorted(self.stale), {}
+        if not targets:
+            return
+
+        def work():
+            from journal_tools import figures
+
+            try:
+                digest = figures.snippets_digest(dirs)
+                drawn = runner.draw(targets, dirs)
+                for target, svg in drawn.items():
+                    if self.cache_dir is not None and not svg.startswith("error: "):
+                        figures._cache_write(self.cache_dir, figures.cache_key(target, digest), svg)
+                    else:
+                        self.last.pop(target, None)  # the next build draws it in the foreground, failing loudly
+            except Exception:  # noqa: BLE001 - the next build draws in the foreground and reports
+                for target in targets:
+                    self.last.pop(target, None)
+            self._rebuild()
+
+        threading.Thread(target=work, daemon=True).start()

@@ -93,3 +93,16 @@ def test_atomic_write_replaces_an_existing_entry(tmp_path):
     figures._cache_write(tmp_path, "k", "new")
     assert (tmp_path / "k.svg").read_text(encoding="utf-8") == "new"
     assert [p.name for p in tmp_path.iterdir()] == ["k.svg"]
+
+
+def test_serve_shows_the_last_drawing_of_a_changed_figure_and_caches_nothing_stale(snippets, monkeypatch):
+    first = _prepare(snippets)
+    _write_module(snippets, "second drawing")
+    monkeypatch.setattr(figures, "draw", _no_draw)
+    stale = {"figmod.draw": first["figmod.draw"]}
+    refs = figures.find_figures(PAGE, "docs/page.md")
+    served = figures.prepare(refs, [snippets], snippets.parent / ".cache" / "figures", stale=stale)
+    assert served == first and stale == {"figmod.draw": first["figmod.draw"]}  # left for the redraw
+    assert len(list((snippets.parent / ".cache" / "figures").glob("*.svg"))) == 1  # the first drawing only
+    monkeypatch.undo()
+    assert "second drawing" in _prepare(snippets)["figmod.draw"]  # a build afterwards draws the new one
