@@ -236,6 +236,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         is_post = src is not None and self.settings.is_post(src)
         if self.config.feed_descriptions and is_post:
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if is_post:
+            _keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src)
         if self.serve_state is not None and src is not None:
@@ -287,6 +289,22 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")
+
+
+def _keep_excerpt_source_only(page, separator: str) -> None:
+    """After a post is rendered, keep only its Markdown up to the excerpt separator.
+
+    Material's blog renders a post's excerpt for every view that lists it (home,
+    archive, category) by converting the post's whole Markdown (``post.markdown``)
+    and cutting the HTML at the separator: three full conversions of every post,
+    code highlighting included, in each build (about a third of a warm rebuild
+    here). Nothing reads a post's Markdown after its own render but those
+    excerpts (the feeds get the rendered excerpt from ``feeds``), so the rest is
+    dropped; one line after the separator keeps the "Continue reading" link.
+    """
+    head, found, _ = page.markdown.partition(separator)
+    if found:
+        page.markdown = f"{head}{separator}\n\n..."
 
 
 def _notebook_cache_path(page, config) -> Path | None:
