@@ -29,10 +29,10 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 from benchmarks import (  # noqa: E402
     common,
     doctests,
-    hooks_build,
     math_formulas,
     notebook_build,
     page_weight,
+    plugin_build,
     serve_loop,
     shards,
     synthetic,
@@ -75,14 +75,14 @@ def main(argv: list[str] | None = None) -> int:
         return result
 
     plain_site = None
-    r = step(1, "hooks vs plain Material", lambda: hooks_build.measure(project, out, plan["repeats"]))
+    r = step(1, "journal plugin vs plain Material", lambda: plugin_build.measure(project, out, plan["repeats"]))
     if r:
         rows.append(r[0])
         plain_site = r[1]
     if 2 in only:
         if plain_site is None:  # measurement 1 not run: one plain build for the formulas
             plain_site = out / "site-plain"
-            common.timed_build(project, hooks_build.configs(project)[1], plain_site)
+            common.timed_build(project, plugin_build.configs(project)[1], plain_site)
         rows += step(2, "math per formula", lambda: math_formulas.measure(plain_site, project)) or []
     full_site = None
     r = step(3, "warm rebuild, notebook", lambda: notebook_build.measure(project, out, plan["warm_repeats"]))

@@ -5,7 +5,7 @@ each like a real entry: front matter (date, category, tags, author), an
 excerpt before ``<!-- more -->``, a few paragraphs, inline and display math
 with a bmatrix, a Python block that prints and its expected-output fence.
 The mkdocs-jupyter plugin is left out (a constant cost, measured in 3), the
-hooks are in. Cold builds, as `make build`.
+journal plugin is in. Cold builds, as `make build`.
 """
 
 from __future__ import annotations
@@ -111,6 +111,6 @@ def measure(base: Path, out: Path, sizes: tuple[int, int], repeats: tuple[int, i
         f"<= {GOAL:g}",
         ratio <= GOAL,
         notes=[f"{small} entries {common.fmt_times(times[small])} s, {large} entries {common.fmt_times(times[large])} s "
-               f"(cold builds, hooks on, no notebook plugin); {t_l / large * 1000:.0f} ms per entry at {large}"],
+               f"(cold builds, journal plugin on, no notebook plugin); {t_l / large * 1000:.0f} ms per entry at {large}"],
         profile=lambda: profile_build(projects[large], cfg(large), out / "profile-synthetic", focus=("journal_tools", "material", "mkdocs_rss_plugin")),
     )

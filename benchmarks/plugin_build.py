@@ -1,7 +1,7 @@
 """1. Build time with the journal plugin and math extension versus the same pages on plain Material.
 
 Both variants drop the mkdocs-jupyter plugin (and the nav entry of the
-notebook, which is a page only with that plugin), so the hooks are the only
+notebook, which is a page only with that plugin), so the journal plugin is the only
 difference. arithmatex stays in both. Cold builds: a fresh interpreter each,
 as `make build` runs them.
 """
@@ -19,7 +19,7 @@ GOAL = 1.10
 
 def configs(project: Path) -> tuple[Path, Path]:
     base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
-    hooks = common.write_config(project, "hooks", base)
+    journal = common.write_config(project, "journal", base)
     plain = common.without_plugin(base, "journal")
     # The same templates (the home page's template lives in the plugin's theme
     # folder), found through custom_dir instead of the plugin.
@@ -27,32 +27,32 @@ def configs(project: Path) -> tuple[Path, Path]:
     # Plain Material writes math as arithmatex's TeX for a script to render.
     plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.markdown_math" else e
                                     for e in plain.get("markdown_extensions", [])]
-    return hooks, common.write_config(project, "plain", plain)
+    return journal, common.write_config(project, "plain", plain)
 
 
 def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path]:
-    hooks_cfg, plain_cfg = configs(project)
-    sites = {"hooks": out / "site-hooks", "plain": out / "site-plain"}
+    journal_cfg, plain_cfg = configs(project)
+    sites = {"journal": out / "site-journal", "plain": out / "site-plain"}
     # The first journal build starts with an empty figure cache (the figures are
     # drawn: PyTorch and matplotlib imported in a child process): reported on its own.
-    cold = common.timed_build(project, hooks_cfg, sites["hooks"])
+    cold = common.timed_build(project, journal_cfg, sites["journal"])
     times = common.interleaved(
         {
-            "hooks": lambda: common.timed_build(project, hooks_cfg, sites["hooks"]),
+            "journal": lambda: common.timed_build(project, journal_cfg, sites["journal"]),
             "plain": lambda: common.timed_build(project, plain_cfg, sites["plain"]),
         },
         repeats,
     )
-    t_hooks, t_plain = common.median(times["hooks"]), common.median(times["plain"])
-    ratio = t_hooks / t_plain
+    t_journal, t_plain = common.median(times["journal"]), common.median(times["plain"])
+    ratio = t_journal / t_plain
     row = Row(
         "1. build, journal plugin / plain Material (no notebook plugin)",
-        f"{ratio:.2f}x ({t_hooks:.1f} s / {t_plain:.1f} s)",
+        f"{ratio:.2f}x ({t_journal:.1f} s / {t_plain:.1f} s)",
         f"<= {GOAL}x",
         ratio <= GOAL,
-        notes=[f"journal builds {common.fmt_times(times['hooks'])} s, plain builds {common.fmt_times(times['plain'])} s "
+        notes=[f"journal builds {common.fmt_times(times['journal'])} s, plain builds {common.fmt_times(times['plain'])} s "
                f"(figure cache filled, median of {repeats})",
                f"first build with an empty figure cache: {cold:.1f} s ({cold / t_plain:.2f}x plain): the figures are drawn"],
-        profile=lambda: profile_build(project, hooks_cfg, out / "profile-hooks", focus=("journal_tools", "snippets")),
+        profile=lambda: profile_build(project, journal_cfg, out / "profile-journal", focus=("journal_tools", "snippets")),
     )
     return row, sites["plain"]
