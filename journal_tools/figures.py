@@ -42,7 +42,7 @@ from pathlib import Path
 from journal_tools import atomic
 from journal_tools.fences import inside_fence, scan
 
-__all__ = ["FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
+__all__ = ["FigureError", "FigureRef", "cache_store", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
 
 FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
@@ -152,7 +152,7 @@ def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, dra
         found[ref.target] = result
     if cache_dir:
         for target in missing:
-            _cache_write(cache_dir, cache_key(target, digest), found[target])
+            cache_store(cache_dir, target, digest, found[target])
     return found
 
 
@@ -183,6 +183,11 @@ def _cache_read(cache_dir: Path, key: str) -> str | None:
         return (cache_dir / f"{key}.svg").read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):
         return None
+
+
+def cache_store(cache_dir: Path, target: str, digest: str, svg: str) -> None:
+    """Keep ``target``'s SVG under its cache key (``make serve`` stores background redraws too)."""
+    _cache_write(cache_dir, cache_key(target, digest), svg)
 
 
 def _cache_write(cache_dir: Path, key: str, svg: str) -> None:

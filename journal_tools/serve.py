@@ -30,51 +30,14 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
+from journal_tools import verified
 from journal_tools.settings import Settings
 
-__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "page_dependencies", "panel_html"]
+__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
-_INCLUDE = re.compile(r"""-8<-+\s+["'](?P<path>[^"':]+)""")
-_BLOCK_INCLUDE_LINE = re.compile(r"""^\s*(?P<path>[\w./-]+\.py)(?::[\w-]+)?\s*$""")
-_IMPORT = re.compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import|import\s+(?P<import>[\w., ]+))", re.MULTILINE)
 WAIT_SECONDS = 60  # how long a page's render waits for its code to finish running
-
-
-def page_dependencies(text: str, snippet_dirs: tuple[Path, ...]) -> list[Path]:
-    """The snippet files a page includes or whose modules its code imports, transitively.
-
-    Read from the text (include lines, import lines) rather than by running
-    anything: a superset is harmless (a page re-runs a little more often).
-    """
-    found: dict[Path, None] = {}
-    todo = [text]
-    while todo:
-        chunk = todo.pop()
-        names = [m["path"] for m in _INCLUDE.finditer(chunk)]
-        names += [m["path"] for line in chunk.splitlines() if (m := _BLOCK_INCLUDE_LINE.match(line))]
-        for m in _IMPORT.finditer(chunk):
-            modules = [m["from"]] if m["from"] else [n.split(" as ")[0] for n in m["import"].split(",")]
-            names += [mod.strip().split(".")[0] + ".py" for mod in modules if mod.strip()]
-        for name in names:
-            for d in snippet_dirs:
-                path = (d / name).resolve()
-                if path.is_file() and path not in found and d in path.parents:
-                    found[path] = None
-                    todo.append(path.read_text(encoding="utf-8"))
-    return list(found)
-
-
-def fingerprint(page: Path, settings: Settings) -> str:
-    """Everything a page's code depends on, as one string that changes when any of it does."""
-    import hashlib
-
-    text = page.read_text(encoding="utf-8")
-    h = hashlib.sha256(text.encode())
-    for dep in sorted(page_dependencies(text, settings.snippet_dirs)):
-        h.update(str(dep).encode() + b"\0" + dep.read_bytes())
-    return h.hexdigest()
 
 
 class CodeRunner:
@@ -161,7 +124,9 @@ class ServeState:
         self.runner.settings = settings
         changed = []
         for page in pages:
-            fp = fingerprint(page, settings)
+            # The verified badge's digest: the page, the snippets it includes or
+            # imports (the one include expander, imports followed), requirements.txt.
+            fp = verified.page_digest(page, settings)
             if self.fingerprints.get(page) != fp or page not in self.results:
                 self.fingerprints[page] = fp
                 changed.append(page)
@@ -382,7 +347,7 @@ class BackgroundFigures:
                 drawn = runner.draw(targets, dirs)
                 for target, svg in drawn.items():
                     if self.cache_dir is not None and not svg.startswith("error: "):
-                        figures._cache_write(self.cache_dir, figures.cache_key(target, digest), svg)
+                        figures.cache_store(self.cache_dir, target, digest, svg)
                     else:
                         self.last.pop(target, None)  # the next build draws it in the foreground, failing loudly
             except Exception:  # noqa: BLE001 - the next build draws in the foreground and reports
