@@ -24,10 +24,6 @@ from pathlib import Path
 
 def code_of(notebook: Path) -> str:
     """The code of a notebook: its code cells (``.ipynb``), or the whole jupytext script."""
-    return _code_of(notebook)
-
-
-def _code_of(notebook: Path) -> str:
     if notebook.suffix == ".ipynb":
         cells = json.loads(notebook.read_text(encoding="utf-8")).get("cells", [])
         return "\n".join(
@@ -70,7 +66,7 @@ def _imported_names(code: str) -> set[str]:
 
 def imported_snippets(notebook: Path, snippets_dir: Path | list[Path]) -> list[Path]:
     """The snippet modules ``notebook`` imports, followed through snippet-to-snippet imports."""
-    return follow_imports(_imported_names(_code_of(notebook)), snippets_dir)
+    return follow_imports(_imported_names(code_of(notebook)), snippets_dir)
 
 
 def follow_imports(names: set[str], snippets_dirs: Path | list[Path]) -> list[Path]:
