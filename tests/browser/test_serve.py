@@ -1,4 +1,5 @@
-"""`make serve` as the author uses it: `mkdocs serve` on a copy of the project,
+"""`make serve` as the author uses it: `mkdocs serve` on the fixture journal
+(tests/fixtures/journal, so a mistake in the author's docs/ never fails this test),
 Chromium on a page, files edited on disk, the page reloading by itself.
 
 - a snippet edit re-runs the entry's code and the reloaded page shows it;
@@ -20,12 +21,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from journal_site import ENV, copy_project
+from journal_site import ENV, fixture_project
 
 from journal_tools.serve_check import serving
 from journal_tools.settings import Settings
 
-ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
+ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 RELOAD_MS = 60_000
 
 
@@ -42,7 +43,7 @@ def _wait_for(url: str, log: Path, seconds: float = 240) -> None:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, browser):
-    project = copy_project(tmp_path_factory.mktemp("serve") / "project")
+    project = fixture_project(tmp_path_factory.mktemp("serve") / "project")
     with serving(project, project / "serve.log", ENV) as port:
         prefix = urllib.parse.urlsplit(Settings.load(project / "mkdocs.yml").site_url).path or "/"
         base = f"http://127.0.0.1:{port}{prefix}"
@@ -75,7 +76,7 @@ def _code_ran(served, tab):
 
 def _snippet_edit_reruns_the_entry(served, tab):
     project, _ = served
-    snippet = project / "snippets" / "self_attention.py"
+    snippet = project / "snippets" / "weights.py"
     before = tab.inner_text(".journal-run")
     _edit(snippet, "import torch\n", "import torch\n\nSERVE_TEST_EDIT = 1\n")
     tab.wait_for_function("old => { const e = document.querySelector('.journal-run'); return e && e.innerText !== old; }",
