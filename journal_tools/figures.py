@@ -84,10 +84,11 @@ def find_figures(text: str, path: str) -> list[FigureRef]:
 
 def snippets_digest(dirs: list[Path]) -> str:
     """sha256 over the drawing code and every ``*.py`` in the snippet folders (names
-    and bytes): any edit there changes every figure's cache key."""
+    and bytes): any edit there changes every figure's cache key. The folders count by
+    their order, not their absolute paths, so the cache survives a move of the checkout."""
     h = hashlib.sha256(Path(__file__).read_bytes() + _WORKER.read_bytes())
-    for d in dirs:
-        h.update(b"\0dir\0" + str(d).encode())
+    for i, d in enumerate(dirs):
+        h.update(b"\0dir\0" + str(i).encode())
         for path in sorted(Path(d).glob("*.py")) if Path(d).is_dir() else []:
             data = path.read_bytes()
             h.update(b"\0file\0" + path.name.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)

@@ -140,8 +140,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.serve_state = serve.ServeState(self.settings)
             self.serve_state.runner.warm_up()
         if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
-            markdown_key = repr((self.settings.markdown_extensions, sorted(map(str, self.settings.mdx_configs.items()))))
-            notebook_cache.install(self.settings.snippet_dirs[0], markdown_key)
+            notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
         return config

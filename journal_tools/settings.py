@@ -127,6 +127,13 @@ class Settings:
         except ValueError:
             return str(path)
 
+    def markdown_key(self) -> str:
+        """The Markdown extensions and options as text, for cache keys: paths inside
+        the project are written relative to it, so a cache survives a move of the
+        checkout (CI, a copy, a second clone) and still misses on a real change."""
+        text = repr((self.markdown_extensions, sorted(map(str, self.mdx_configs.items()))))
+        return text.replace(str(self.root), "<project>")
+
     def markdown(self, extensions: list | None = None) -> markdown.Markdown:
         """A Markdown converter with the site's extensions and options."""
         return markdown.Markdown(

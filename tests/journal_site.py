@@ -40,6 +40,16 @@ ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_M
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 PROJECT_DIRS = ("docs", "snippets", "journal_tools")
 FONTS = Path(".cache") / "fonts"
+# Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
+# bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
+# and the figures' (the snippets' bytes). A copy seeded with them builds the same
+# bytes as a fresh copy (tests/test_reproducible.py builds both and compares); it
+# only skips re-executing notebooks and re-drawing figures that did not change.
+BUILD_CACHES = ("mkdocs-jupyter", "figures")
+# Where the tests keep what their builds added to those caches, for the next
+# session: the author's own .cache/ is only read (make build evicts what it did
+# not use, so fixture-journal entries would not survive there).
+CACHE_STORE = ROOT / ".cache" / "test-builds"
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 
@@ -55,7 +65,32 @@ def copy_project(dst: Path, src: Path = ROOT) -> Path:
     # it into the site; without it every page requests a font that is not there.
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
+    seed_caches(dst, CACHE_STORE, src / ".cache")
     return dst
+
+
+def seed_caches(dst: Path, *cache_roots: Path) -> None:
+    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/)."""
+    for name in BUILD_CACHES:
+        target = dst / ".cache" / name
+        for folder in (root / name for root in cache_roots):
+            for entry in folder.glob("*") if folder.is_dir() else ():
+                if entry.is_file() and not (target / entry.name).exists():
+                    target.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(entry, target / entry.name)
+
+
+def keep_caches(project: Path) -> None:
+    """Add what a successful build of ``project`` wrote to its build caches to the store."""
+    for name in BUILD_CACHES:
+        folder = project / ".cache" / name
+        for entry in folder.glob("*") if folder.is_dir() else ():
+            kept = CACHE_STORE / name / entry.name
+            if entry.is_file() and not kept.exists():
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                partial = kept.with_name(f".{entry.name}.{os.getpid()}")  # never half a file under the real name
+                shutil.copy2(entry, partial)
+                os.replace(partial, kept)
 
 
 # The one test that builds the author's docs/ (the strict build of the real site).
@@ -78,8 +113,10 @@ def fixture_config(config: str) -> str:
     return config.rstrip("\n") + "\n\n" + FIXTURE_NAV
 
 
-def fixture_project(dst: Path, src: Path = ROOT) -> Path:
-    """The fixture journal in ``dst`` (created), built as the project builds its site."""
+def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+    """The fixture journal in ``dst`` (created), built as the project builds its site.
+
+    ``caches=False``: without the stored build caches, for tests of the caches themselves."""
     dst.mkdir(parents=True, exist_ok=True)
     (dst / "mkdocs.yml").write_text(fixture_config((src / "mkdocs.yml").read_text(encoding="utf-8")), encoding="utf-8")
     for name in ("pyproject.toml", "requirements.txt"):
@@ -89,6 +126,8 @@ def fixture_project(dst: Path, src: Path = ROOT) -> Path:
     shutil.copytree(src / "journal_tools", dst / "journal_tools", ignore=_IGNORE)
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
+    if caches:
+        seed_caches(dst, CACHE_STORE, src / ".cache")
     return dst
 
 
@@ -110,11 +149,15 @@ def freeze_as_git_repo(root: Path) -> None:
 
 
 def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    """``mkdocs build --strict`` of ``project`` into ``site``; a successful build's new cache entries are kept."""
+    proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict",
          "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site)],
         cwd=project, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
+    if proc.returncode == 0:
+        keep_caches(project)
+    return proc
 
 
 class Built:

@@ -106,3 +106,16 @@ def test_serve_shows_the_last_drawing_of_a_changed_figure_and_caches_nothing_sta
     assert len(list((snippets.parent / ".cache" / "figures").glob("*.svg"))) == 1  # the first drawing only
     monkeypatch.undo()
     assert "second drawing" in _prepare(snippets)["figmod.draw"]  # a build afterwards draws the new one
+
+
+def test_a_moved_checkout_keeps_its_cache(snippets, tmp_path):
+    """Same snippets in another folder: same key (CI, a copy or a second clone reuse the
+    cache); the folder's place in the list still counts."""
+    moved = tmp_path / "elsewhere" / "snippets"
+    moved.parent.mkdir()
+    moved.mkdir()
+    (moved / "figmod.py").write_bytes((snippets / "figmod.py").read_bytes())
+    assert figures.snippets_digest([moved]) == figures.snippets_digest([snippets])
+    other = tmp_path / "other"
+    other.mkdir()
+    assert figures.snippets_digest([other, snippets]) != figures.snippets_digest([snippets, other])

@@ -66,7 +66,7 @@ def _executed(log: str) -> set[str]:
 
 @pytest.fixture
 def project(tmp_path):
-    fixture_project(tmp_path)
+    fixture_project(tmp_path, caches=False)  # what is executed is what this test is about
     notebooks = tmp_path / "docs/notebooks"
     for old in notebooks.glob("*.py"):
         old.unlink()

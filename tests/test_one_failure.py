@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from journal_site import ENV, ROOT
+from journal_site import CACHE_STORE, ENV, ROOT, seed_caches
 
 from journal_tools.settings import Settings
 
@@ -163,6 +163,7 @@ def copy_of_project(dst: Path) -> Path:
     fonts = ROOT / ".cache" / "fonts"
     if fonts.is_dir():  # the math font (not committed): without it the font test skips
         shutil.copytree(fonts, dst / ".cache" / "fonts")
+    seed_caches(dst, CACHE_STORE, ROOT / ".cache")  # built from content-keyed caches, as in tests/conftest.py
     plant_correct_pages(dst)
     return dst
 
@@ -203,6 +204,9 @@ def pristine(tmp_path_factory) -> Path:
             shutil.copytree(root, work)
             output = run_pytest(work, shared / "baseline.xml")
             failed, errors, total = outcomes(shared / "baseline.xml")
+            # What the baseline's build cached (the planted notebook): each case then executes
+            # only what its mistake changed, like the author's own rebuild.
+            seed_caches(root, work / ".cache" / "test-builds")
             record.write_text(json.dumps({"failed": failed, "errors": errors, "total": total, "output": output}), encoding="utf-8")
         baseline = json.loads(record.read_text(encoding="utf-8"))
     if baseline["failed"] or baseline["errors"]:

@@ -2,9 +2,10 @@
 every file, with no exception and no normalising.
 
 The two builds: the session's frozen copy of the project built again (its
-notebook comes from mkdocs-jupyter's cache, filled by the session build) and
-a second copy of it in another folder without that cache (the notebook is
-executed afresh, as in CI or a fresh clone). Both are built into folders of
+notebook and figures come from the build caches, which the tests seed from
+earlier builds: tests/journal_site.py BUILD_CACHES) and a second copy of it in
+another folder without any cache (the notebook is executed and the figures
+drawn afresh, as in CI or a fresh clone). Both are built into folders of
 their own, so nothing the other tests write (screenshots) is in either.
 
 What used to differ, and how it is pinned:
@@ -23,7 +24,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from journal_site import ENV, mkdocs_build
+from journal_site import BUILD_CACHES, CACHE_STORE, ENV, mkdocs_build
 
 
 def digests(site: Path) -> dict[str, str]:
@@ -32,10 +33,13 @@ def digests(site: Path) -> dict[str, str]:
 
 
 def test_two_builds_are_byte_identical(built, tmp_path):
-    # A second checkout: same tree and commit, another folder, no notebook cache.
+    # A second checkout: same tree and commit, another folder, no build cache
+    # (no executed notebook, no drawn figure, none of the tests' stored entries).
     fresh = tmp_path / "fresh-checkout"
-    shutil.copytree(built.project, fresh, ignore=shutil.ignore_patterns("mkdocs-jupyter", "__pycache__"))
-    assert not (fresh / ".cache" / "mkdocs-jupyter").exists()
+    shutil.copytree(built.project, fresh, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in (*BUILD_CACHES, CACHE_STORE.name):
+        shutil.rmtree(fresh / ".cache" / name, ignore_errors=True)
+    assert not any((fresh / ".cache" / name).exists() for name in BUILD_CACHES)
 
     proc = mkdocs_build(built.project, tmp_path / "again", env=ENV)  # ENV has no SOURCE_DATE_EPOCH
     assert proc.returncode == 0, proc.stdout

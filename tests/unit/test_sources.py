@@ -17,6 +17,20 @@ def test_settings_resolve_paths_once(journal):
     assert settings.is_post(settings.root / "docs/blog/posts/x.md") and not settings.is_post(settings.root / "docs/x.md")
 
 
+def test_markdown_key_holds_no_checkout_path(journal, tmp_path_factory):
+    """The notebook cache keys on it: the same mkdocs.yml in another folder gives the same key."""
+    from journal_tools.settings import Settings
+
+    settings, _ = journal
+    elsewhere = tmp_path_factory.mktemp("moved")
+    (elsewhere / "mkdocs.yml").write_bytes((settings.root / "mkdocs.yml").read_bytes())
+    (elsewhere / "docs").mkdir()
+    moved = Settings.load(elsewhere / "mkdocs.yml")
+    assert str(settings.root) not in settings.markdown_key()
+    assert "'base_path': ['<project>/snippets']" in settings.markdown_key()
+    assert moved.markdown_key() == settings.markdown_key()
+
+
 def test_front_matter_lines_come_from_the_yaml_nodes():
     fm = frontmatter.read("---\ntitle: t\ndate:\n  created: 2025-07-27\ncategories:\n  - A\n  - B\n---\nbody\n", "p.md")
     assert fm.lines["date.created"] == 4 and fm.lines["categories.1"] == 7 and fm.body_line == 9
