@@ -46,6 +46,7 @@ from journal_tools import (
     notebooks,
     reproducible,
     serve,
+    slim,
     theme_patches,
     validate,
     verified,
@@ -91,6 +92,11 @@ class JournalConfig(base.Config):
     the snippets it includes or imports and requirements.txt are unchanged since, else
     "not verified since the last change"."""
 
+    slim_pages = c.Type(bool, default=True)
+    """Drop the Pygments spans Material draws as plain code text (names, whitespace)
+    from every page; outside ``mkdocs serve`` also collapse whitespace runs and drop
+    comments in the HTML, and minify the site's own stylesheets (``journal_tools/slim.py``)."""
+
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
     the site (``assets/fonts/``)."""
@@ -111,6 +117,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     settings: Settings
     figure_svgs: dict[str, str]
     verified_record: dict[str, verified.Entry]
+    math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
     serve_state: serve.ServeState | None = None
 
@@ -123,6 +130,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
         self.figure_svgs = {}
+        self.math_codepoints = set()
         self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
         if self.config.check_sources:
             validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
@@ -280,12 +288,32 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.serve_state is not None:
             self.serve_state.runner.close()
 
+    @event_priority(-100)  # last: every other plugin's change to the page is in
+    def on_post_page(self, output, *, page, config):
+        """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
+        return self._final_html(output)
+
+    def on_post_template(self, output_content, *, template_name, config):
+        """Static HTML templates (404.html) like pages; sitemap.xml left alone."""
+        return self._final_html(output_content) if template_name.endswith(".html") else output_content
+
+    def _final_html(self, html: str) -> str:
+        if self.config.math_font:
+            self.math_codepoints |= fonts.math_codepoints(html)
+        if not self.config.slim_pages:
+            return html
+        html = slim.unwrap_plain_code_spans(html)
+        return html if self.serving else slim.minify_html(html)
+
     def on_post_build(self, *, config):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
+        if self.config.slim_pages and not self.serving:
+            slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         if self.serve_state is not None:
             self.serve_state.notebooks.start_pending()
             self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
-        if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root):
+        if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root,
+                                                            codepoints=self.math_codepoints):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")
 

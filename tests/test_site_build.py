@@ -149,8 +149,10 @@ def test_pages_load_nothing_from_outside(built):
 
 def test_site_css_has_math_font_stack(built):
     css = (built.site / "stylesheets" / "journal.css").read_text(encoding="utf-8")
-    assert 'font-family: "Journal Math", math,' in css and 'local("Noto Sans Math")' in css
+    css = re.sub(r"\s*([:,;{}()])\s*", r"\1", css)  # the published stylesheet is minified
+    assert 'font-family:"Journal Math",math,' in css and 'local("Noto Sans Math")' in css
     assert "../assets/fonts/noto-sans-math-latin-400-normal.woff2" in css
+    assert "/*" not in css, "the published stylesheet still has its comments"
 
 
 # --------------------------------------------------------------------------
@@ -285,3 +287,27 @@ def test_math_font_is_copied_into_site(built):
     copied = sorted(p.name for p in (built.site / "assets" / "fonts").iterdir())
     assert copied == sorted(p.name for p in installed)
     assert any(name.endswith(".woff2") for name in copied)
+
+
+def test_site_font_has_every_math_character_and_little_else(built):
+    """The site's subset is cut to its pages' maths: every character a formula shows
+    (and the math italic form of each letter) that the whole font has is in it."""
+    from fontTools.ttLib import TTFont
+
+    from journal_tools import fonts
+
+    installed = fonts.font_files(ROOT)
+    if not installed:
+        pytest.skip("math font not installed (python -m journal_tools.fonts install)")
+    used = set()
+    for page in built.html_pages():
+        used |= fonts.math_codepoints(page.read_text(encoding="utf-8"))
+    assert 0x1D465 in used, "no math italic x: the pages' maths was not read"  # x, in every entry
+    whole = TTFont(str(next(p for p in installed if p.suffix == ".woff"))).getBestCmap()
+    site_font = built.site / "assets" / "fonts" / next(p.name for p in installed if p.suffix == ".woff")
+    subset = TTFont(str(site_font))
+    cmap = subset.getBestCmap()
+    missing = sorted(hex(cp) for cp in used if cp in whole and cp not in cmap)
+    assert not missing, f"characters the pages' maths uses that the site's font lacks: {missing}"
+    assert "MATH" in subset
+    assert len(cmap) < 0.2 * len(whole), (len(cmap), len(whole))
