@@ -39,7 +39,7 @@ from benchmarks import (  # noqa: E402
 )
 from benchmarks.rows import Row, table  # noqa: E402
 
-FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 1), test_repeats=3, serve_repeats=5, shard_entries=1000)
+FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, shard_entries=1000)
 QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, shard_entries=100)
 
 
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     if r:
         rows.append(r[0])
         full_site = r[1]
-    r = step(4, "synthetic journal", lambda: synthetic.measure(project, out, plan["sizes"], plan["size_repeats"]))
-    if r:
-        rows.append(r)
+    rows += step(4, "synthetic journal", lambda: synthetic.measure(project, out, plan["sizes"], plan["size_repeats"])) or []
     r = step(5, "page doc-tests vs scripts", lambda: doctests.measure(project, out, plan["test_repeats"]))
     if r:
         rows.append(r)

@@ -94,8 +94,8 @@ class JournalConfig(base.Config):
 
     slim_pages = c.Type(bool, default=True)
     """Drop the Pygments spans Material draws as plain code text (names, whitespace)
-    from every page; outside ``mkdocs serve`` also collapse whitespace runs and drop
-    comments in the HTML, and minify the site's own stylesheets (``journal_tools/slim.py``)."""
+    from every page; outside ``mkdocs serve`` also minify the site's own stylesheets
+    (``journal_tools/slim.py``)."""
 
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
@@ -302,8 +302,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.math_codepoints |= fonts.math_codepoints(html)
         if not self.config.slim_pages:
             return html
-        html = slim.unwrap_plain_code_spans(html)
-        return html if self.serving else slim.minify_html(html)
+        return slim.unwrap_plain_code_spans(html)
 
     def on_post_build(self, *, config):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""

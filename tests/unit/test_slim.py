@@ -39,17 +39,6 @@ def test_material_draws_names_and_whitespace_as_plain_code_text():
     assert "--md-code-hl-name-color" not in ours and not re.search(r"\.(?:n|w)\b[^-]", ours)
 
 
-def test_minified_html_keeps_code_and_maths_as_they_are():
-    page = ("<html>\n  <body>\n    <!-- a comment -->\n    <p>two   words</p>\n"
-            "    <pre><code>a  =  1\n    b = 2\n</code></pre>\n"
-            '    <math display="block"><mi>x</mi> <mo>+</mo></math>\n  </body>\n</html>\n')
-    out = slim.minify_html(page)
-    assert "<pre><code>a  =  1\n    b = 2\n</code></pre>" in out
-    assert "a comment" not in out and "two words" in out
-    assert '<math display="block"><mi>x</mi> <mo>+</mo></math>' in out
-    assert len(out) < len(page)
-
-
 def test_math_codepoints_are_the_formulas_and_their_letter_forms():
     html = '<p>plain text: é</p><math><mi>x</mi><mo>&#x2212;</mo><mi>α</mi><mi>h</mi></math>'
     cps = fonts.math_codepoints(html)
