@@ -31,6 +31,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,8 +49,10 @@ FONTS = Path(".cache") / "fonts"
 BUILD_CACHES = ("mkdocs-jupyter", "figures")
 # Where the tests keep what their builds added to those caches, for the next
 # session: the author's own .cache/ is only read (make build evicts what it did
-# not use, so fixture-journal entries would not survive there).
+# not use, so fixture-journal entries would not survive there). An entry no test
+# has used for STORE_DAYS is dropped (make clean drops them all).
 CACHE_STORE = ROOT / ".cache" / "test-builds"
+STORE_DAYS = 14
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 
@@ -78,11 +81,18 @@ def seed_caches(dst: Path, *cache_roots: Path) -> None:
                 if entry.is_file() and not (target / entry.name).exists():
                     target.mkdir(parents=True, exist_ok=True)
                     shutil.copy2(entry, target / entry.name)
+                    if folder.parent == CACHE_STORE:
+                        os.utime(entry)  # used: kept another STORE_DAYS
 
 
 def keep_caches(project: Path) -> None:
-    """Add what a successful build of ``project`` wrote to its build caches to the store."""
+    """Add what a successful build of ``project`` wrote to its build caches to the store
+    (and drop the store's entries unused for STORE_DAYS)."""
+    stale_before = time.time() - STORE_DAYS * 86400
     for name in BUILD_CACHES:
+        for old in (CACHE_STORE / name).glob("*") if (CACHE_STORE / name).is_dir() else ():
+            if old.is_file() and old.stat().st_mtime < stale_before:
+                old.unlink(missing_ok=True)
         folder = project / ".cache" / name
         for entry in folder.glob("*") if folder.is_dir() else ():
             kept = CACHE_STORE / name / entry.name
