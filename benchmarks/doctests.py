@@ -88,16 +88,19 @@ def measure(project: Path, out: Path, repeats: int) -> Row:
     )
     t_test, t_plain = common.median(times["pytest"]), common.median(times["scripts"])
     ratio = t_test / t_plain
+    # The goal holds on every run: each interleaved pair's ratio, not only the medians'.
+    pairs = sorted(t / p for t, p in zip(times["pytest"], times["scripts"]))
     notes = [f"pytest docs {common.fmt_times(times['pytest'])} s, scripts {common.fmt_times(times['scripts'])} s "
-             f"({len(scripts)} page scripts, {blocks} blocks; median of {repeats})"]
+             f"({len(scripts)} page scripts, {blocks} blocks; median of {repeats})",
+             f"ratio per run, min/median/max: {pairs[0]:.2f} / {common.median(pairs):.2f} / {pairs[-1]:.2f}x"]
     for name, fails in failures.items():
         if fails:
             notes.append(f"WARNING: {name} run failed ({len(fails)}x), last lines:\n" + fails[-1])
     return Row(
         "5. page doc-tests / same code as plain scripts",
         f"{ratio:.2f}x ({t_test:.1f} s / {t_plain:.1f} s)",
-        f"<= {GOAL}x",
-        ratio <= GOAL,
+        f"<= {GOAL}x every run",
+        pairs[-1] <= GOAL,
         notes=notes,
         profile=lambda: profile_cmd([*PYTEST, *pages], cwd=project, prof=out / "profile-pytest" / "pytest.prof",
                                     focus=("journal_tools", "mkdocs/config", "snippets")),
