@@ -26,6 +26,7 @@ in the real checkout, and tests/test_reproducible.py rebuilds the same copy.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -33,6 +34,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 # No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/reproducible.py).
@@ -54,6 +57,23 @@ BUILD_CACHES = ("mkdocs-jupyter", "figures")
 CACHE_STORE = ROOT / ".cache" / "test-builds"
 STORE_DAYS = 14
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
+
+
+def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
+    """(folder, record): ``make(folder)`` run once per test session in a fresh shared
+    ``folder``, its record (JSON-able) kept beside it. Under pytest-xdist every worker
+    has its own basetemp below one per-session folder: the first worker runs ``make``,
+    the others wait on a lock and read the record."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    with FileLock(str(shared) + ".lock"):
+        record = shared / "record.json"
+        if not record.exists():
+            if shared.exists():
+                shutil.rmtree(shared)
+            shared.mkdir(parents=True)
+            record.write_text(json.dumps(make(shared)), encoding="utf-8")
+        return shared, json.loads(record.read_text(encoding="utf-8"))
 
 
 def copy_project(dst: Path, src: Path = ROOT) -> Path:

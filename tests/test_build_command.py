@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from journal_site import mkdocs_build
+
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
@@ -24,6 +26,14 @@ def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
     )
 
 
+def _site_holding(tmp_path: Path, name: str, text: str) -> Path:
+    """A site/ folder from an earlier build, holding one page."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / name).write_text(text, encoding="utf-8")
+    return site
+
+
 def _leftovers(parent: Path) -> list[str]:
     return [p.name for p in parent.iterdir() if p.name.startswith(".site.")]
 
@@ -31,9 +41,7 @@ def _leftovers(parent: Path) -> list[str]:
 def test_failed_build_leaves_previous_site_untouched(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text("site_name: broken\ndocs_dir: no-such-docs\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "index.html").write_text("previous site", encoding="utf-8")
+    site = _site_holding(tmp_path, "index.html", "previous site")
 
     proc = _run_build(config, site)
 
@@ -50,9 +58,7 @@ def test_successful_build_replaces_site(tmp_path):
     (tmp_path / "docs" / "index.md").write_text("# Fresh\n", encoding="utf-8")
     config = tmp_path / "mkdocs.yml"
     config.write_text("site_name: ok\n", encoding="utf-8")
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "stale.html").write_text("old", encoding="utf-8")
+    site = _site_holding(tmp_path, "stale.html", "old")
 
     proc = _run_build(config, site)
 
@@ -78,10 +84,6 @@ def test_bad_formula_stops_the_build(tmp_path):
         "plugins:\n  - journal\n",
         encoding="utf-8",
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config),
-         "--site-dir", str(tmp_path / "site")],
-        cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    proc = mkdocs_build(tmp_path, tmp_path / "site")
     assert proc.returncode != 0, proc.stdout
     assert "docs/index.md:5: bad TeX in formula '\\frac{a}{'" in proc.stdout, proc.stdout

@@ -30,8 +30,6 @@ one helps.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import subprocess
@@ -41,8 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from filelock import FileLock
-from journal_site import CACHE_STORE, ENV, ROOT, seed_caches
+from journal_site import CACHE_STORE, ENV, ROOT, once_per_session, seed_caches
 
 from journal_tools.settings import Settings
 
@@ -192,23 +189,18 @@ def outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
 def pristine(tmp_path_factory) -> Path:
     """The copy with the correct planted pages, and its baseline run: once per session
     (under pytest-xdist the first worker makes it, the other waits on a lock)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "one-failure"
-    with FileLock(str(shared) + ".lock"):
-        record = shared / "baseline.json"
-        if not record.exists():
-            if shared.exists():
-                shutil.rmtree(shared)
-            root = copy_of_project(shared / "project")
-            work = shared / "baseline-run"
-            shutil.copytree(root, work)
-            output = run_pytest(work, shared / "baseline.xml")
-            failed, errors, total = outcomes(shared / "baseline.xml")
-            # What the baseline's build cached (the planted notebook): each case then executes
-            # only what its mistake changed, like the author's own rebuild.
-            seed_caches(root, work / ".cache" / "test-builds")
-            record.write_text(json.dumps({"failed": failed, "errors": errors, "total": total, "output": output}), encoding="utf-8")
-        baseline = json.loads(record.read_text(encoding="utf-8"))
+    def baseline_run(shared: Path) -> dict:
+        root = copy_of_project(shared / "project")
+        work = shared / "baseline-run"
+        shutil.copytree(root, work)
+        output = run_pytest(work, shared / "baseline.xml")
+        failed, errors, total = outcomes(shared / "baseline.xml")
+        # What the baseline's build cached (the planted notebook): each case then executes
+        # only what its mistake changed, like the author's own rebuild.
+        seed_caches(root, work / ".cache" / "test-builds")
+        return {"failed": failed, "errors": errors, "total": total, "output": output}
+
+    shared, baseline = once_per_session(tmp_path_factory, "one-failure", baseline_run)
     if baseline["failed"] or baseline["errors"]:
         first = (baseline["failed"] or [(baseline["errors"][0], "")])[0]
         pytest.skip(f"docs/ fails without any planted mistake ({first[0]}: {first[1]}): that test reports it; "
