@@ -33,7 +33,7 @@ from pathlib import Path
 from journal_tools import verified
 from journal_tools.settings import Settings
 
-__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html"]
+__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html", "with_panel"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
@@ -73,7 +73,9 @@ class CodeRunner:
         def work():
             for page, future in futures.items():
                 try:
-                    future.set_result(self._ask(page))
+                    # Stamped with when it ran (the panel shows it): an unchanged page then renders
+                    # the same bytes at every rebuild, and its template output is reused.
+                    future.set_result({**self._ask(page), "at": time.strftime("%H:%M:%S")})
                 except Exception as exc:  # the worker died: restart it next time, report on the page
                     future.set_result({"page": str(page), "ran": 0, "seconds": 0.0, "failures": [
                         {"where": self.settings.rel(page), "line": None, "message": f"the code runner failed: {exc}", "report": ""}]})
@@ -119,19 +121,21 @@ class ServeState:
         self.notebooks = BackgroundNotebooks()
         self.figures = BackgroundFigures(self.notebooks)
 
-    def schedule(self, pages: list[Path], settings: Settings) -> None:
+    def schedule(self, pages: list[Path], settings: Settings, digest=None) -> None:
         """Start running the pages whose inputs changed since the last build."""
         self.runner.settings = settings
         changed = []
         for page in pages:
             # The verified badge's digest: the page, the snippets it includes or
             # imports (the one include expander, imports followed), requirements.txt.
-            fp = verified.page_digest(page, settings)
+            fp = digest(page) if digest is not None else verified.page_digest(page, settings)
             if self.fingerprints.get(page) != fp or page not in self.results:
                 self.fingerprints[page] = fp
                 changed.append(page)
         if changed:
-            log.info("running the code of %d page(s): %s", len(changed), ", ".join(settings.rel(p) for p in changed))
+            # A count, and the names only of a few: the first build of a large journal runs every page.
+            names = ", ".join(settings.rel(p) for p in changed[:3]) + (f" and {len(changed) - 3:,} more" if len(changed) > 3 else "")
+            log.info("running the code of %s page%s: %s", f"{len(changed):,}", "" if len(changed) == 1 else "s", names)
             self.results.update(self.runner.run(changed))
 
     def outcome(self, page: Path) -> dict | None:
@@ -155,7 +159,7 @@ _PANEL_STYLE = (
 
 def panel_html(outcome: dict) -> str:
     """The status line (all passed) or the failure panel, as HTML for the top of the page."""
-    when = time.strftime("%H:%M:%S")
+    when = outcome.get("at") or time.strftime("%H:%M:%S")
     if outcome.get("pending"):
         return f'{_PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">code still running at {when}…</p>'
     failures = outcome["failures"]
@@ -188,6 +192,17 @@ def anchor_blocks(content: str, fence_lines: list[int]) -> str:
         return m.group(0) if line is None else f'{m.group(0)} id="block-{line}"'
 
     return _CODE_DIV.sub(add_id, content)
+
+
+_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">')
+
+
+def with_panel(output: str, panel: str) -> str:
+    """``output`` (a page's final HTML) with ``panel`` at the top of its article, where the content starts."""
+    m = _ARTICLE.search(output)
+    if m is None:  # a template without Material's article: the top of the body
+        m = re.search(r"<body[^>]*>", output)
+    return output if m is None else output[:m.end()] + panel + output[m.end():]
 
 
 def error_page(message: str) -> bytes:

@@ -122,10 +122,7 @@ class Settings:
 
     def rel(self, path: str | os.PathLike) -> str:
         """``path`` relative to the project root (as error messages name files)."""
-        try:
-            return str(Path(path).resolve().relative_to(self.root))
-        except ValueError:
-            return str(path)
+        return _relative(str(self.root), os.fspath(path))
 
     def markdown_key(self) -> str:
         """The Markdown extensions and options as text, for cache keys: paths inside
@@ -158,6 +155,14 @@ class Settings:
     def is_post(self, path: Path) -> bool:
         """Is ``path`` (absolute) a blog post?"""
         return self.blog is not None and self.blog.posts_dir in path.resolve().parents
+
+
+@functools.lru_cache(maxsize=16384)  # a build asks for every page several times; resolve() is a syscall each
+def _relative(root: str, path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root))
+    except ValueError:
+        return path
 
 
 def _blog_settings(options: dict, docs_dir: Path) -> BlogSettings:
