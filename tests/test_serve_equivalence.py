@@ -25,7 +25,6 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-import pytest
 from journal_site import ENV, fixture_project, freeze_as_git_repo
 
 from journal_tools.serve_check import serving
