@@ -11,11 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from journal_site import fixture_project
+from journal_site import FIXTURE, fixture_project
 
 pytest_plugins = ["pytester"]
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _preload_site_modules() -> None:
@@ -32,7 +30,7 @@ def _preload_site_modules() -> None:
 
     from journal_tools.settings import Settings
 
-    Settings.load(ROOT / "mkdocs.yml").markdown()
+    Settings.load(FIXTURE / "mkdocs.yml").markdown()
 
 
 _preload_site_modules()
