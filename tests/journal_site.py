@@ -77,8 +77,11 @@ def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
         return shared, json.loads(record.read_text(encoding="utf-8"))
 
 
-def copy_project(dst: Path, src: Path = ROOT) -> Path:
-    """Copy what the build reads from ``src`` into ``dst`` (created)."""
+def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+    """Copy what the build reads from ``src`` into ``dst`` (created).
+
+    ``caches=False``: without the stored build caches, so the build runs every
+    notebook and draws every figure itself."""
     dst.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         shutil.copy2(src / name, dst / name)
@@ -89,7 +92,8 @@ def copy_project(dst: Path, src: Path = ROOT) -> Path:
     # it into the site; without it every page requests a font that is not there.
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
-    seed_caches(dst, CACHE_STORE, src / ".cache")
+    if caches:
+        seed_caches(dst, CACHE_STORE, src / ".cache")
     return dst
 
 
