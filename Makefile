@@ -68,8 +68,10 @@ build: setup
 update-outputs: setup
 	$(BIN)/python -m pytest docs --update-outputs -p no:randomly
 
+# The title reaches the command as typed: $(value) keeps make from expanding a $ in
+# it, single quotes (a ' written '\'') keep the shell from reading " $ ` \ in it.
 new: setup
-	$(BIN)/python -m journal_tools.new_entry "$(TITLE)" $(if $(CATEGORY),--category "$(CATEGORY)")
+	$(BIN)/python -m journal_tools.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))')
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

@@ -331,3 +331,19 @@ def test_generated_tests_and_pages_pass(awkward):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert f"executed {2 * len(AWKWARD_TITLES)} of {2 * len(AWKWARD_TITLES)} code blocks" in result.stdout, result.stdout
+
+
+def test_make_new_passes_the_title_as_typed(project):
+    """`make new TITLE=...`: neither make nor the shell reads $, quotes, backticks or backslashes in it."""
+    title = AWKWARD_TITLES["punctuation"] + " it's `pwd` $(HOME) $$"
+    make = shutil.which("make")
+    assert make, "make is not installed (the two promised commands are make targets)"
+    # -o setup: the .venv of this checkout is used as it is (BIN), never set up from a test.
+    result = subprocess.run([make, "-f", str(REPO / "Makefile"), "-C", str(project), "-o", "setup",
+                             f"BIN={Path(sys.executable).parent}", "new", f"TITLE={title}"],
+                            capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    (page,) = (project / "docs" / "blog" / "posts").glob(f"{dt.date.today().isoformat()}-*.md")
+    heading = next(line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    md = Settings.load(project / "mkdocs.yml").markdown()
+    assert heading_text(md.convert(heading)) == title, heading
