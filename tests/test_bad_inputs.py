@@ -1,6 +1,6 @@
 """Catalogue of bad inputs: each fault is planted in a temporary copy of the
-fixture journal (tests/fixtures/journal, built with the project's mkdocs.yml
-and journal_tools; never the author's docs/), and what a writer would run must
+fixture journal (tests/fixtures/journal, built with its own mkdocs.yml and
+journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would run must
 fail with a message naming the file (and the line, where there is one).
 
 Build-level faults run `mkdocs build --strict` on the copy; page-level faults

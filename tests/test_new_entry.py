@@ -1,7 +1,7 @@
 """Tests for journal_tools/new_entry.py (`make new TITLE="..."`).
 
 Every test works in a temporary copy of the fixture journal (tests/fixtures/journal,
-with the project's mkdocs.yml and journal_tools), never in the real docs/.
+with its own mkdocs.yml, and journal_tools), never in the real docs/.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The page doc-test plugin, run on a temporary copy of the fixture journal
-(tests/fixtures/journal with the project's mkdocs.yml and journal_tools).
+(tests/fixtures/journal with its own mkdocs.yml, and journal_tools).
 
 Each test plants one fault (or one feature) in a copy of the site and runs
 pytest on it in-process (pytester), then reads what a person would read: the
