@@ -62,5 +62,5 @@ def require(obj, name: str, dist: str, why: str):
         return getattr(obj, name)
     except AttributeError:
         owner = getattr(obj, "__name__", None) or type(obj).__name__  # a module or class, else an instance's class
-        raise CompatError(f"{installed(dist)}: {owner} has no {name!r} any more, which journal_tools/compat "
-                          f"relies on to {why}; check this release's changes and update journal_tools/compat") from None
+        raise CompatError(f"{installed(dist)}: {owner} has no {name!r}, which journal_tools/compat relies on "
+                          f"to {why}; check this release's changes and update journal_tools/compat") from None

@@ -160,7 +160,7 @@ def check(material: Path | None = None, theme: Path = THEME_DIR) -> None:
             kept = ", ".join([*override.added, *(f"no {d}" for d in override.dropped)]) or "none"
             raise OverrideError(
                 f"{installed('mkdocs-material')}: journal_tools/theme/{override.ours} re-implements Material's "
-                f"{override.material}{f' (block {override.block})' if override.block else ''}, which changed:\n"
+                f"{override.material}{f' (block {override.block})' if override.block else ''}, and the two differ:\n"
                 + "\n".join(problems)
                 + f"\nUpdate journal_tools/theme/{override.ours} to the new structure, keeping its own differences "
                   f"({kept}; {override.why}), and journal_tools/compat/theme_overrides.py if they change.")

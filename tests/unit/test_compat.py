@@ -41,6 +41,9 @@ def expect(condition, dist: str, what: str) -> None:
         pytest.fail(f"{installed(dist)}: {what}", pytrace=False)
 
 
+WHY = "replace it (the guards of tests/unit/test_compat.py)"
+
+
 def params(func) -> list[str]:
     return list(inspect.signature(func).parameters)
 
@@ -176,7 +179,7 @@ def test_livereload_server_has_what_compat_reads(live_server):
     for name, kind in (("_epoch_cond", type(threading.Condition())), ("_rebuild_cond", type(threading.Condition())),
                        ("_visible_epoch", int), ("_wanted_epoch", int), ("_want_rebuild", bool)):
         expect(isinstance(getattr(live_server, name, None), kind), "mkdocs",
-               f"LiveReloadServer.{name} is no {kind.__name__} any more (journal_tools/compat/livereload.py)")
+               f"LiveReloadServer.{name} is not a {kind.__name__} (journal_tools/compat/livereload.py relies on it)")
     expect(params(live_server._inject_js_into_html) == ["content", "epoch"], "mkdocs",
            "LiveReloadServer._inject_js_into_html no longer takes (content, epoch)")
 
@@ -224,7 +227,7 @@ def test_error_page_is_served_through_the_server_app(live_server, journal):
 
 
 def test_a_missing_private_name_is_named_with_the_library_version():
-    with pytest.raises(CompatError, match=r"^mkdocs \d+\.\d+\S*: object has no '_rebuild_cond' any more, .* ask for a rebuild"):
+    with pytest.raises(CompatError, match=r"^mkdocs \d+\.\d+\S*: object has no '_rebuild_cond', .* ask for a rebuild"):
         livereload.request_rebuild(object())
 
 
@@ -307,7 +310,8 @@ def restore_jupyter(monkeypatch):
     import mkdocs_jupyter.plugin as plugin
 
     for module, name in ((nbconvert2, "HTMLExporter"), (nbconvert2, "SubCell"), (plugin, "_compute_cache_key")):
-        monkeypatch.setattr(module, name, getattr(module, name))
+        if hasattr(module, name):  # else compat raises before replacing anything
+            monkeypatch.setattr(module, name, getattr(module, name))
 
 
 def test_mkdocs_jupyter_has_the_globals_compat_replaces():
@@ -319,10 +323,10 @@ def test_mkdocs_jupyter_has_the_globals_compat_replaces():
     source = inspect.getsource(nbconvert2.nb2html)
     expect("HTMLExporter(" in source and "[SubCell]" in source, "mkdocs-jupyter",
            "nb2html no longer builds HTMLExporter and SubCell from its module globals (journal_tools/compat/jupyter.py)")
-    expect(issubclass(jupyter.original(nbconvert2, "HTMLExporter", "test"), HTMLExporter)
-           and issubclass(jupyter.original(nbconvert2, "SubCell", "test"), Preprocessor), "mkdocs-jupyter",
+    expect(issubclass(jupyter.original(nbconvert2, "HTMLExporter", WHY), HTMLExporter)
+           and issubclass(jupyter.original(nbconvert2, "SubCell", WHY), Preprocessor), "mkdocs-jupyter",
            "mkdocs_jupyter.nbconvert2.HTMLExporter / SubCell are no nbconvert HTMLExporter / Preprocessor")
-    expect(params(jupyter.original(plugin, "_compute_cache_key", "test")) == ["nb_path", "config", "exec_nb"]
+    expect(params(jupyter.original(plugin, "_compute_cache_key", WHY)) == ["nb_path", "config", "exec_nb"]
            and params(plugin._get_cache_path) == ["cache_dir", "cache_key"], "mkdocs-jupyter",
            "plugin._compute_cache_key(nb_path, config, exec_nb) / _get_cache_path(cache_dir, cache_key) changed")
     expect("_compute_cache_key(" in inspect.getsource(plugin.Plugin.on_pre_page), "mkdocs-jupyter",
@@ -376,8 +380,9 @@ def _jupyter_plugin(tmp_path, **options):
     from mkdocs_jupyter.plugin import Plugin
 
     plugin = Plugin()
-    errors, _ = plugin.load_config({"cache": True, "cache_dir": str(tmp_path / "cache"), **options})
-    assert not errors
+    errors, warnings = plugin.load_config({"cache": True, "cache_dir": str(tmp_path / "cache"), **options})
+    expect(not errors and not warnings, "mkdocs-jupyter", f"its options changed: {errors or warnings} "
+           "(journal_tools/compat/jupyter.py reads cache, cache_dir, execute, execute_ignore)")
     plugin.on_pre_build(config=None)
     return plugin
 
@@ -398,7 +403,7 @@ def test_cache_path_is_the_one_mkdocs_jupyter_uses(restore_jupyter, tmp_path, op
            f"cache_path computes {ours}")
     import mkdocs_jupyter.plugin as module
 
-    assert ours.name != module._get_cache_path("", jupyter.original(module, "_compute_cache_key", "test")(
+    assert ours.name != module._get_cache_path("", jupyter.original(module, "_compute_cache_key", WHY)(
         str(nb), plugin.config, plugin.config["execute"])).name  # the wrapped key, not the library's own
 
 
@@ -420,13 +425,13 @@ def test_render_detached_writes_the_cache_and_leaves_the_page(restore_jupyter, t
 def test_replacements_build_on_the_library_original(restore_jupyter):
     import mkdocs_jupyter.nbconvert2 as nbconvert2
 
-    own = jupyter.original(nbconvert2, "SubCell", "test")
+    own = jupyter.original(nbconvert2, "SubCell", WHY)
     jupyter.replace_subcell(lambda original: type("A", (original,), {}))
     jupyter.replace_subcell(lambda original: type("B", (original,), {}))
     assert nbconvert2.SubCell.__name__ == "B" and nbconvert2.SubCell.__mro__[1] is own
     jupyter.replace_exporter(lambda original: original)
     jupyter.wrap_cache_key(lambda original: original)
-    assert nbconvert2.HTMLExporter is jupyter.original(nbconvert2, "HTMLExporter", "test")
+    assert nbconvert2.HTMLExporter is jupyter.original(nbconvert2, "HTMLExporter", WHY)
 
 
 # -- Material: templates re-implemented or edited (compat/theme_overrides.py, theme_patches.py) --
@@ -498,6 +503,9 @@ def test_arithmatex_hooks_markdown_math_overrides():
 def test_snippet_preprocessor_methods_includes_uses(journal):
     settings, _ = journal
     pre = settings.snippet_preprocessor()
+    missing = [m for m in ("parse_snippet_target", "get_snippet_path", "run") if not callable(getattr(pre, m, None))]
+    expect(not missing, "pymdown-extensions", f"SnippetPreprocessor has no {', '.join(missing)} "
+           "(journal_tools/includes.py locates each include's files with them)")
     parsed = pre.parse_snippet_target("demo.py:two")
     expect(isinstance(parsed, dict) and parsed.get("path") == "demo.py" and parsed.get("section") == "two",
            "pymdown-extensions", f"SnippetPreprocessor.parse_snippet_target('demo.py:two') gives {parsed!r}")
