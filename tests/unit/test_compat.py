@@ -33,15 +33,13 @@ from journal_tools.compat import CompatError, blog, installed, jupyter, liverelo
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "journal_tools"
 COMPAT = PACKAGE / "compat"
+WHY = "replace it (the guards of tests/unit/test_compat.py)"
 
 
 def expect(condition, dist: str, what: str) -> None:
     """Fail with ``<dist> <version>: <what>`` (no traceback: the message is the report)."""
     if not condition:
         pytest.fail(f"{installed(dist)}: {what}", pytrace=False)
-
-
-WHY = "replace it (the guards of tests/unit/test_compat.py)"
 
 
 def params(func) -> list[str]:
