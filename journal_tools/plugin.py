@@ -38,7 +38,6 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from journal_tools import (
     a11y,
-    compat,
     feeds,
     fences,
     figures,
@@ -51,10 +50,10 @@ from journal_tools import (
     reproducible,
     serve,
     slim,
-    theme_patches,
     validate,
     verified,
 )
+from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
 from journal_tools.incremental.steps import BuildCaches
 from journal_tools.incremental.store import Store
 from journal_tools.mathml import MathError
@@ -143,7 +142,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_config(self, config):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
-        compat.reset_rss_between_builds(config, "serve" if self.serving else "build")
+        rss.reset_between_builds(config, "serve" if self.serving else "build")
         self.figure_svgs = {}
         self.math_codepoints = set()
         self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
@@ -156,6 +155,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         dirs = config.theme.dirs
         at = 1 if config.theme.custom_dir else 0
         try:
+            theme_overrides.check()  # our re-implemented templates still match Material's
             patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
@@ -176,8 +176,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return config
 
     def on_nav(self, nav, *, config, files):
-        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.IdentityPosts)."""
-        compat.use_identity_posts(config)
+        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
+        blog.use_identity_posts(config)
         return nav
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
@@ -238,9 +238,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     raise
                 raise PluginError(validate.notebook_cell_message(exc, page.file.abs_src_path, rel)) from None
 
-        page.render = checked_render
+        pages.replace_render(page, checked_render)
         if self.serve_state is not None and notebooks.is_notebook_page(page) and hasattr(render, "__func__"):
-            page.render = self.serve_state.notebooks.wrap(page, render, _notebook_cache_path(page, config), checked_render)
+            pages.replace_render(page, self.serve_state.notebooks.wrap(
+                page, render, jupyter.cache_path(config, page.file.abs_src_path), checked_render))
         return page
 
     def on_env(self, env, *, config, files):
@@ -289,7 +290,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.feed_descriptions and is_post:
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
         if is_post:
-            _keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
+            blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src)
         if is_post and self.caches is not None:
@@ -299,9 +300,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def _cache_post_steps(self, page, html: str, config) -> None:
         """A post's excerpt renders (one per view listing it) and its reading time, cached."""
         self.caches.wrap_excerpt(page)
-        blog = compat.blog_plugin(config)
-        if blog is not None and blog.config.post_readtime and not page.config.readtime:
-            page.config.readtime = self.caches.readtime(page, html, blog.config.post_readtime_words_per_minute)
+        plugin = blog.blog_plugin(config)
+        if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
+            page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
 
     def _badge(self, html: str, src: Path) -> str:
         """The verified badge (or "not verified since the last change") under the title."""
@@ -382,33 +383,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                                                             codepoints=self.math_codepoints):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")
-
-
-def _keep_excerpt_source_only(page, separator: str) -> None:
-    """After a post is rendered, keep only its Markdown up to the excerpt separator.
-
-    Material's blog renders a post's excerpt for every view that lists it (home,
-    archive, category) by converting the post's whole Markdown (``post.markdown``)
-    and cutting the HTML at the separator: three full conversions of every post,
-    code highlighting included, in each build (about a third of a warm rebuild
-    here). Nothing reads a post's Markdown after its own render but those
-    excerpts (the feeds get the rendered excerpt from ``feeds``), so the rest is
-    dropped; one line after the separator keeps the "Continue reading" link.
-    """
-    head, found, _ = page.markdown.partition(separator)
-    if found:
-        page.markdown = f"{head}{separator}\n\n..."
-
-
-def _notebook_cache_path(page, config) -> Path | None:
-    """Where mkdocs-jupyter keeps (or will keep) this notebook's executed HTML, or None without its cache."""
-    from mkdocs_jupyter import plugin as jupyter
-
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config["cache"]:
-        return None
-    key = jupyter._compute_cache_key(page.file.abs_src_path, plugin.config, plugin.config["execute"])
-    return jupyter._get_cache_path(plugin.config["cache_dir"], key)
 
 
 def _source(page) -> str | None:

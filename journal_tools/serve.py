@@ -31,6 +31,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from journal_tools import verified
+from journal_tools.compat import jupyter, livereload
 from journal_tools.settings import Settings
 
 __all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html", "with_panel"]
@@ -221,9 +222,10 @@ def install_error_pages(server, state: ServeState) -> None:
 
     LiveReloadServer (MkDocs 1.6) leaves browsers waiting when the builder
     raises, and offers no hook for a build error; so its ``builder`` and its
-    request handler are wrapped on this one server instance.
+    request handler (wsgiref's ``get_app``/``set_app``) are wrapped on this one
+    server instance.
     """
-    build, serve_request = server.builder, server._serve_request
+    build, serve_request = server.builder, server.get_app()
 
     def builder(*args, **kwargs):
         # build_error changes only when a build ends, so a request never sees a half state;
@@ -242,17 +244,15 @@ def install_error_pages(server, state: ServeState) -> None:
         path = environ.get("PATH_INFO", "")
         if "/livereload/" in path or not (path.endswith("/") or path.endswith(".html")):
             return serve_request(environ, start_response)
-        with server._epoch_cond:  # as the server does: never answer from the middle of a rebuild
-            server._epoch_cond.wait_for(lambda: server._visible_epoch == server._wanted_epoch)
-            epoch = server._visible_epoch
+        epoch = livereload.visible_epoch(server)  # as the server does: never answer from the middle of a rebuild
         if state.build_error is not None:
-            content = server._inject_js_into_html(error_page(state.build_error), epoch)
+            content = livereload.with_livereload_script(server, error_page(state.build_error), epoch)
             start_response("500 Internal Server Error", [("Content-Type", "text/html"), ("Content-Length", str(len(content)))])
             return [content]
         return serve_request(environ, start_response)
 
     server.builder = builder
-    server._serve_request = request
+    server.set_app(request)
     state.notebooks.server = server
 
 
@@ -309,12 +309,8 @@ class BackgroundNotebooks:
         self.running.add(src)
 
         def work():
-            from types import SimpleNamespace
-
             try:
-                # mkdocs-jupyter's render only sets attributes on its first argument and
-                # writes the cache entry: run it on a stand-in, not on the live page.
-                render.__func__(SimpleNamespace(), config, files)
+                jupyter.render_detached(render, config, files)  # writes the cache entry, leaves the live page alone
             except Exception as exc:  # noqa: BLE001 - shown on the page at the next rebuild
                 self.failed[str(cache_path)] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
             finally:
@@ -328,9 +324,7 @@ class BackgroundNotebooks:
         server = self.server
         if server is None:
             return
-        with server._rebuild_cond:
-            server._want_rebuild = True
-            server._rebuild_cond.notify_all()
+        livereload.request_rebuild(server)
 
 
 class BackgroundFigures:

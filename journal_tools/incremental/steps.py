@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from journal_tools import compat
+from journal_tools.compat import blog, pages, search
 from journal_tools.includes import included_files
 from journal_tools.incremental import fingerprint
 from journal_tools.incremental.fingerprint import Uncacheable
@@ -167,13 +167,13 @@ class BuildCaches:
         key = self._key(self.key.markdown, page.markdown, slot, page.url, page.file.dest_uri, self._included(page.markdown))
         got = self.store.get("render", slot, key)
         if got is not MISSING and _trace_holds(got[0], files):
-            compat.restore_page_render(page, got[1], files)
+            pages.restore_page_render(page, got[1], files)
             return
         recording = _RecordingFiles(files)
         with _Logged() as logged:
             render(config, recording)
         if not logged.any:
-            self.store.put("render", slot, key, (recording.trace, compat.page_render_result(page)))
+            self.store.put("render", slot, key, (recording.trace, pages.page_render_result(page)))
 
     # -- excerpts ------------------------------------------------------------------------
 
@@ -186,11 +186,11 @@ class BuildCaches:
 
         def cached(view, separator):
             slot = f"{post.file.src_uri}|{view.url}"
-            title_rendered = bool(compat.page_render_result(post)["title"])
+            title_rendered = bool(pages.page_render_result(post)["title"])
             key = self._key(self.key.markdown, post.markdown, post.title, title_rendered, post.url, view.url,
                             separator, self._included(post.markdown))
             got = self.store.get("excerpt", slot, key)
-            processor = compat.excerpt_relpath(excerpt)
+            processor = blog.excerpt_relpath(excerpt)
             if got is not MISSING and _trace_holds(got[0], processor.files):
                 excerpt.markdown, excerpt.content, excerpt.more, excerpt.toc = got[1]
                 return
@@ -245,7 +245,7 @@ class BuildCaches:
 
     def wrap_search(self, config) -> None:
         """Cache the search index's entries per page (its HTML parse is a fifth of a cached build)."""
-        index = compat.search_index(config)
+        index = search.search_index(config)
         if index is None or getattr(index.add_entry_from_context, "journal_cached", False):
             return
         add = index.add_entry_from_context

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools import atomic
+from journal_tools.compat import installed
 
-__all__ = ["PATCHES", "PatchError", "patched_dir", "patched_templates"]
+__all__ = ["PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
 
 
 class PatchError(Exception):
@@ -67,7 +68,8 @@ PATCHES: dict[str, list[Edit]] = {
 }
 
 
-def _material_templates() -> Path:
+def material_templates() -> Path:
+    """The installed Material's template folder."""
     import material
 
     return Path(material.__file__).parent / "templates"
@@ -75,15 +77,15 @@ def _material_templates() -> Path:
 
 def patched_templates(source: Path | None = None) -> dict[str, str]:
     """Each patched template's text, from the installed Material (or ``source``)."""
-    source = source or _material_templates()
+    source = source or material_templates()
     out = {}
     for name, edits in PATCHES.items():
         text = (source / name).read_text(encoding="utf-8")
         for edit in edits:
             found = text.count(edit.old)
             if found != edit.count:
-                raise PatchError(f"Material's {name} holds {edit.old!r} {found} times, not {edit.count}: "
-                                 "review journal_tools/theme_patches.py for this Material version")
+                raise PatchError(f"{installed('mkdocs-material')}: Material's {name} holds {edit.old!r} {found} times, "
+                                 f"not {edit.count}: review journal_tools/compat/theme_patches.py for this Material version")
             at = -1
             for _ in range(edit.nth):
                 at = text.index(edit.old, at + 1)
