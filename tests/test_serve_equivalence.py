@@ -79,9 +79,10 @@ def _clean_build(project: Path, site_url: str, site: Path) -> None:
 
 
 def _builds_ended(log: Path) -> tuple[int, int]:
+    """(builds started, builds that ended), the first build included, as the serve log tells them."""
     text = log.read_text(encoding="utf-8", errors="replace")
     started = text.count("Building documentation...")
-    ended = text.count("Documentation built in") + text.count("build failed; the browser shows")
+    ended = min(text.count("Serving on "), 1) + len(re.findall(r"rebuild \d+ (?:done in|failed;)", text))
     return started, ended
 
 
