@@ -11,6 +11,9 @@
     (and its code worker) at 1,000 entries is reported.
 9b. `mkdocs build` of the 1,000-entry journal run again with nothing changed
     (the page cache in .cache/pages/ warm) against its first build: at most 25%.
+9c. Row 5 (page doc-tests against the same code as plain scripts) on the
+    1,000-entry journal, where pytest's fixed start-up cost is amortised:
+    at most 1.2x.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from __future__ import annotations
 import re
 import shutil
 import time
+from dataclasses import replace
 from pathlib import Path
 
-from benchmarks import common, synthetic
+from benchmarks import common, doctests, synthetic
 from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
 from benchmarks.serve_loop import ENTRY, SNIPPET, SNIPPET_ANCHOR, _get, _mmm, _until
@@ -113,4 +117,6 @@ def measure(base: Path, out: Path, n: int, repeats: int) -> list[Row]:
         notes=[f"first build {first:.1f} s (page cache empty, figures cached), rebuilds {common.fmt_times(warm)} s"],
         profile=lambda: profile_build(large, config, out / "profile-incremental", focus=("journal_tools", "material", "mkdocs")),
     ))
+    row5 = doctests.measure(large, out / "doctests-incremental", max(repeats - 1, 1))
+    rows.append(replace(row5, measurement=f"9c. page doc-tests / same code as scripts, {n:,} entries"))
     return rows

@@ -35,8 +35,7 @@ ENTRY = POSTS / "2025-07-27-fixture-entry.md"
 SETTLE_SECONDS = 3.0  # no new build started for this long: the rebuild and what it scheduled are done
 # What `make serve` adds on purpose, and nothing else.
 _LIVERELOAD = re.compile(rb"<script>(?:(?!<script>).)*?</script>(?=</body>)", re.S)
-_RUN_PANEL = re.compile(rb'(?<=<article class="md-content__inner md-typeset">)<style>\.journal-run\{.*?</style>'
-                        rb'<p class="journal-run journal-run--ok" role="status">.*?</p>', re.S)
+_RUN_PANEL = re.compile(rb'<style>\.journal-run\{[^<]*</style><p class="journal-run journal-run--ok" role="status">[^<]*</p>')
 _BLOCK_ANCHOR = re.compile(rb' id="block-\d+"')
 
 
