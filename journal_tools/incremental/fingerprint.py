@@ -86,13 +86,18 @@ class _Walker:
         self.h.update(len(data).to_bytes(8, "little"))
         self.h.update(data)
 
+    def text(self, tag: bytes, data: bytes) -> None:
+        # Page HTML runs to tens of kB: hashed as it is, not escaped by repr first.
+        self.h.update(tag + len(data).to_bytes(8, "little"))
+        self.h.update(data)
+
     def value(self, v, *, full: bool = False) -> None:  # noqa: C901 - one branch per kind of value, flat
         if v is None or isinstance(v, (bool, int, float)):
             self.put(type(v).__name__, repr(v))
         elif isinstance(v, str):  # Markup included: its text is what renders
-            self.put("s" if not isinstance(v, Markup) else "m", v)
+            self.text(b"m" if isinstance(v, Markup) else b"s", v.encode("utf-8", "surrogatepass"))
         elif isinstance(v, bytes):
-            self.put("b", v)
+            self.text(b"b", v)
         elif isinstance(v, (dt.date, dt.datetime, dt.time, dt.timedelta)):
             self.put(type(v).__name__, repr(v))
         elif isinstance(v, (list, tuple)):
