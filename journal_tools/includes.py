@@ -138,7 +138,10 @@ def _hint(pre, chunk: list[str], settings: Settings) -> str:
             continue
         found = pre.get_snippet_path(parsed["path"])
         if found is None:
-            inside = [d for d in settings.snippet_dirs if (d / parsed["path"]).resolve().is_relative_to(d)]
+            try:
+                inside = [d for d in settings.snippet_dirs if (d / parsed["path"]).resolve().is_relative_to(d)]
+            except (OSError, ValueError):  # a NUL byte, say: no file can have that name
+                return f" ({parsed['path']!r} cannot be a file name)"
             if not inside:
                 return f" (includes name files under {names}; '{parsed['path']}' is outside)"
             files = sorted(p.relative_to(d).as_posix() for d in settings.snippet_dirs for p in d.rglob("*")
