@@ -34,3 +34,15 @@ def built(docs_build) -> Built:
     if docs_build.returncode != 0:
         pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
     return docs_build
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many generated pages the fuzz test ran (tests/unit/test_fuzz_pages.py), where
+    the reports arrive (the controller under pytest-xdist), so the figure is the run's."""
+    runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
+            if any(key == "fuzz_examples" for key, _ in r.user_properties)]
+    if runs:
+        terminalreporter.section("fuzzed pages")
+        for props in runs:
+            terminalreporter.write_line(f"{props['fuzz_examples']} generated pages went through every page reader "
+                                        f"({props['fuzz_mode']}); each ended in a pass or a path:line error")
