@@ -46,3 +46,4 @@ def pytest_terminal_summary(terminalreporter):
         for props in runs:
             terminalreporter.write_line(f"{props['fuzz_examples']} generated pages went through every page reader "
                                         f"({props['fuzz_mode']}); each ended in a pass or a path:line error")
+            terminalreporter.write_line(f"  passed/located errors per step: {props['fuzz_steps']}")
