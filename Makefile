@@ -55,7 +55,7 @@ test-pages: setup
 FUZZ_EXAMPLES ?= 20000
 fuzz: setup
 	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/unit/test_fuzz_pages.py -k fuzzed_pages \
-		-p no:randomly -n 0 --hypothesis-show-statistics
+		-p no:randomly -n 0
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on

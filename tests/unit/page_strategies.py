@@ -20,6 +20,7 @@ INCLUDE_TARGETS = [
     "demo.py", "demo.py:two", "demo.py:nosuch", "demo.py:1:2", "demo.py:9:99", "demo.py:2", "nested.md",
     "missing.py", "../mkdocs.yml", "/etc/hostname", "sub/", "demo.py:", ":two", "demo.py:two:x", "DEMO.PY",
     "demo.py:two ", "bad\x00name.py", "lines.txt:3:1", "https://example.org/x.py", "déjà.py",
+    "latin1.py", "block.md", "open-fence.md", "marker.md", "block.md:1:2",
 ]
 
 _WORDS = ["text", "x", "$", "$$", "\\", "`", "``", "~", "<", ">", "<!--", "-->", "8<-", "---", "...", "+++",
@@ -52,6 +53,9 @@ MARKERS = [
     "<!-- journal:expected-math -->", "<!-- more -->",
     "<!-- journal:figure demo.nosuch | caption -->",
 ]
+
+# Containers whose indented body holds fences and markers (admonitions, tabs, lists).
+CONTAINERS = ["!!! note", "??? tip \"Title\"", '=== "Tab"', "- item", "1. item", "<div markdown>", "> quote"]
 
 COMMENTS = ["<!-- a comment -->", "<!--", "-->", "<!-- open", "still in the comment", "closed -->",
             "<!-- a --> <!-- b", "<!---->", "<!-- <!-- nested --> -->", "<!-- more -->"]
@@ -153,6 +157,9 @@ piece = st.one_of(
     st.sampled_from(COMMENTS).map(lambda c: [c]),
     st.just([""]),
     long_line.map(lambda s: [s]),
+    st.tuples(st.sampled_from(CONTAINERS), st.lists(st.one_of(fence(), include(), st.sampled_from(MARKERS).map(lambda m: [m])),
+                                                      min_size=1, max_size=2)).map(
+        lambda c: [c[0], ""] + ["    " + ln if ln else ln for part in c[1] for ln in part]),
 )
 
 ENDINGS = ["\n", "\n", "\r\n", "\r", "mixed"]

@@ -6,7 +6,7 @@ byte-order marks, raw bytes and very long lines, and each page goes through
 what reads pages, as each reads it:
 
 - the build: ``validate.check_page`` (the plugin's ``on_files``), then, when
-  that passes, the page as MkDocs reads it, rendered with the site's Markdown
+  that passes, its figure lines (``figures.find_figures``) and the page as MkDocs reads it, rendered with the site's Markdown
   (math through ``journal_tools.markdown_math``), a bad formula located as the
   plugin locates it; and the blog plugin's own front-matter read of a post;
 - the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
@@ -51,6 +51,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 from page_strategies import page
 
 from journal_tools import frontmatter, validate
+from journal_tools.figures import find_figures
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError, _chunks, expand
 from journal_tools.mathml import MathError
@@ -73,6 +74,9 @@ SNIPPETS = {
     "déjà.py": "y = 'déjà'\n",
     "sub/inner.py": "z = 3\n",
     "latin1.py": "s = 'd\xe9j\xe0'\n".encode("latin-1"),
+    "block.md": "```python\nx = 1\n```\n",
+    "open-fence.md": "text\n```python\nprint(1)\n",
+    "marker.md": "<!--pytest-codeblocks:cont-->\n",
 }
 
 # path:N: ..., or snippets/x.py:N (included at docs/p.md:M): ...
@@ -173,6 +177,12 @@ def _located_math(settings: Settings, rel: str, source: str, html: list):
     return render
 
 
+def _figures_on_real_lines(path: Path, rel: str, settings: Settings) -> None:
+    """The plugin's on_files reads figure lines (after check_page passed) as it reads them."""
+    for ref in find_figures(path.read_text(encoding="utf-8"), rel):
+        assert 1 <= ref.line <= _lines_of(rel, settings), f"figure line {ref.line} is not a line of {rel}"
+
+
 def _blog_meta(source: str):
     """The front matter mkdocs-material's blog plugin reads for a post (structure/__init__.py)."""
     m = YAML_RE.match(source)
@@ -194,6 +204,7 @@ def check_everything(settings: Settings, data: bytes, post: bool) -> list[Outcom
     html = []
     if outcomes[0].error is None:
         outcomes.append(_step("build render", settings, (MathError,), _located_math(settings, rel, source, html)))
+        outcomes.append(_step("find_figures", settings, (), lambda: _figures_on_real_lines(path, rel, settings)))
         if post:
             _same_front_matter(source, rel)
     outcomes += _page_test_steps(settings, path, rel, post, html[0] if html else None)
