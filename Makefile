@@ -12,7 +12,7 @@ PORT ?= 8000
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-pages check lint build update-outputs new bench clean setup
+.PHONY: serve test test-pages check lint build update-outputs new bench fuzz clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
@@ -52,6 +52,14 @@ check: setup
 test-pages: setup
 	@test -n "$(SHARD)" || { echo "usage: make test-pages SHARD=2/4" >&2; exit 2; }
 	$(BIN)/python -m pytest docs --shard $(SHARD) -n 2
+
+# A long fuzz run of the page readers (tests/unit/test_fuzz_pages.py; make test runs
+# a fixed sample of 500): FUZZ_EXAMPLES random pages. Hypothesis keeps each failure
+# it finds in .cache/hypothesis and replays it first on the next run.
+FUZZ_EXAMPLES ?= 20000
+fuzz: setup
+	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/unit/test_fuzz_pages.py -k fuzzed_pages \
+		-p no:randomly -n 0
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on

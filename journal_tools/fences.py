@@ -4,8 +4,12 @@ Used by the page tests (which blocks run), the figures (figure lines inside a
 fence are shown, not drawn) and the render check. Rules, as pymdownx.superfences
 reads a page: a fence opens on a line whose text (after any indent, so fences
 inside admonitions, tabs and lists count) starts with three or more backticks
-or tildes; it closes at the first later line holding only the same character,
-at least as many times. A backtick fence's info string holds no backtick.
+or tildes; it closes at the first later line holding only the same run of that
+character (exactly as many: superfences' end pattern is the opening run itself),
+indented as the opening line (tabs count 4). A backtick fence's info string holds
+no backtick. A run that is longer, shorter or indented differently is a line of
+the code; a fence without its closing run is never closed, as superfences
+shows it (not as code).
 """
 
 from __future__ import annotations
@@ -76,15 +80,20 @@ def scan(lines: list[str]) -> list[Fence]:
             i += 1
             continue
         mark = m["mark"]
-        close = re.compile(rf"^[ \t]*{re.escape(mark[0])}{{{len(mark)},}}[ \t]*$")
+        close = re.compile(rf"^(?P<indent>[ \t]*){re.escape(mark)}[ \t]*$")
+        width = _width(m["indent"])
         j = i + 1
-        while j < len(lines) and not close.match(lines[j]):
+        while j < len(lines) and not ((c := close.match(lines[j])) and _width(c["indent"]) == width):
             j += 1
         if j == len(lines):
             raise FenceError(i)
         fences.append(Fence(i, j, m["info"].strip(), len(m["indent"]), mark))
         i = j + 1
     return fences
+
+
+def _width(indent: str) -> int:
+    return len(indent.expandtabs(4))  # Python-Markdown's tab_length
 
 
 def inside_fence(fences: list[Fence]) -> set[int]:

@@ -5,6 +5,13 @@ the file and no line ("month must be in 1..12"). Here the YAML is composed
 into nodes first, so every key and value keeps its position (``start_mark``)
 in the file; values are then built from the nodes one by one, and a value
 that does not build (``date: 2025-02-30``) is reported at its own line.
+
+What is read is what the build reads: front matter is found with MkDocs' own
+pattern (``mkdocs.utils.meta.YAML_RE``, which the blog plugin uses too), merge
+keys (``<<: *base``) are merged as PyYAML's loader merges them, and a key the
+loader would refuse (a list or a mapping as a key) is an error here too. A key
+given twice is an error: YAML keeps only the last, so the first would be
+dropped without a word.
 """
 
 from __future__ import annotations
@@ -14,12 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 import yaml
+from mkdocs.utils.meta import YAML_RE
 
 __all__ = ["FrontMatter", "FrontMatterError", "read"]
-
-# The same delimiters MkDocs accepts (mkdocs.utils.meta): a first line of
-# ---, then YAML, then --- or ... on a line of its own.
-_DELIMITED = re.compile(r"\A(?:---|\+\+\+)[ \t]*\r?\n(?P<body>.*?\r?\n)?(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
 class FrontMatterError(Exception):
@@ -59,12 +63,13 @@ class FrontMatter:
 
 
 def read(text: str, path: str) -> FrontMatter:
-    """Parse the front matter at the top of ``text`` (a page's whole source)."""
-    text = text.lstrip("\ufeff")
-    m = _DELIMITED.match(text)
+    """Parse the front matter at the top of ``text`` (a page's source as MkDocs reads it:
+    ``journal_tools.source``, one ``\\n`` per line)."""
+    text = text.removeprefix("\ufeff")
+    m = YAML_RE.match(text)
     if m is None:
         return FrontMatter(path)
-    body = m["body"] or ""
+    body = m[1]
     body_line = text.count("\n", 0, m.end()) + 1
     try:
         node = yaml.compose(body, Loader=yaml.SafeLoader)
@@ -88,16 +93,44 @@ def _build(node: yaml.Node, key: str, fm: FrontMatter):
         # +1: 1-based, +1: the opening ---. A mapping key keeps its own line.
         fm.lines.setdefault(key, node.start_mark.line + 2)
     if isinstance(node, yaml.MappingNode):
-        out = {}
+        own = _merge(node, fm)
+        out, merged = {}, set()
         for key_node, value_node in node.value:
-            name = str(_scalar(key_node, key, fm))
+            name = _key(key_node, key, fm)
             path = f"{key}.{name}" if key else name
+            if id(key_node) not in own:
+                merged.add(name)
+            elif name in out and name not in merged:  # a key of this mapping overrides a merged one, as in YAML
+                raise FrontMatterError(fm.path, key_node.start_mark.line + 2,
+                                       f"'{path}' is given twice (also at line {fm.lines[path]}): YAML keeps only the last")
             fm.lines[path] = key_node.start_mark.line + 2
             out[name] = _build(value_node, path, fm)
         return out
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, f"{key}.{i}", fm) for i, item in enumerate(node.value)]
     return _scalar(node, key, fm)
+
+
+def _merge(node: yaml.MappingNode, fm: FrontMatter) -> set[int]:
+    """Merge ``<<`` keys into ``node`` in place, with PyYAML's own merge (its nodes keep their lines);
+    the ids of the key nodes written in this mapping itself."""
+    own = {id(k) for k, _ in node.value}
+    loader = yaml.SafeLoader("")
+    try:
+        loader.flatten_mapping(node)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or node.start_mark
+        raise FrontMatterError(fm.path, mark.line + 2, f"front matter is not valid YAML: {getattr(exc, 'problem', exc)}") from None
+    finally:
+        loader.dispose()
+    return own
+
+
+def _key(node: yaml.Node, parent: str, fm: FrontMatter) -> str:
+    """A mapping key as text; a list or mapping as a key is refused, as PyYAML's loader refuses it."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise FrontMatterError(fm.path, node.start_mark.line + 2, "a key must be a plain name, not a list or mapping")
+    return str(_scalar(node, parent, fm))
 
 
 def _scalar(node: yaml.Node, key: str, fm: FrontMatter):

@@ -20,6 +20,7 @@ from pathlib import Path
 from pymdownx.snippets import SnippetMissingError
 
 from journal_tools.settings import Settings
+from journal_tools.source import read_source
 
 __all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file", "included_files"]
 
@@ -64,8 +65,9 @@ _INLINE_INCLUDE = re.compile(r"""^(?P<space>[ \t]*)-+8<-+[ \t]+(?P<q>["'])(?P<ta
 
 
 def expand_file(page: Path, settings: Settings) -> ExpandedPage:
-    """Expand every include of the file ``page``; raise IncludeError naming page and line."""
-    return expand(page.read_text(encoding="utf-8"), settings.rel(page), settings)
+    """Expand every include of the file ``page`` (read as MkDocs reads it); raise IncludeError
+    (or SourceError, for a file that is not UTF-8) naming page and line."""
+    return expand(read_source(page, settings.rel(page)), settings.rel(page), settings)
 
 
 def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
@@ -140,7 +142,10 @@ def _hint(pre, chunk: list[str], settings: Settings) -> str:
             continue
         found = pre.get_snippet_path(parsed["path"])
         if found is None:
-            inside = [d for d in settings.snippet_dirs if (d / parsed["path"]).resolve().is_relative_to(d)]
+            try:
+                inside = [d for d in settings.snippet_dirs if (d / parsed["path"]).resolve().is_relative_to(d)]
+            except (OSError, ValueError):  # a NUL byte, say: no file can have that name
+                return f" ({parsed['path']!r} cannot be a file name)"
             if not inside:
                 return f" (includes name files under {names}; '{parsed['path']}' is outside)"
             files = sorted(p.relative_to(d).as_posix() for d in settings.snippet_dirs for p in d.rglob("*")

@@ -23,6 +23,7 @@ mistake is one failing test there too.
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from pathlib import Path
@@ -33,6 +34,7 @@ from journal_tools import frontmatter
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError, expand
 from journal_tools.settings import Settings
+from journal_tools.source import SourceError, read_source
 
 __all__ = ["InputError", "LinkLocator", "check_page", "check_post", "cell_error_line", "locate_link"]
 
@@ -45,19 +47,15 @@ def check_post(text: str, rel: str, settings: Settings) -> None:
     """Raise FrontMatterError naming ``rel`` and the line for a post the blog would reject."""
     fm = frontmatter.read(text, rel)
     if not fm.present:
-        raise FrontMatterError(rel, 1, "post has no front matter (--- date: YYYY-MM-DD --- at the top)")
+        unclosed = text.removeprefix("\ufeff").startswith("---")
+        raise FrontMatterError(rel, 1, "front matter opened here is never closed (a --- line after it)" if unclosed
+                               else "post has no front matter (--- date: YYYY-MM-DD --- at the top)")
     if fm.data.get("date") is None:
         raise fm.error("date", "post has no date (add `date: YYYY-MM-DD` to its front matter)")
-    date = fm.data["date"]
-    if isinstance(date, dict):
-        for key in date:
-            frontmatter.as_date(fm, f"date.{key}")
-    else:
-        frontmatter.as_date(fm, "date")
+    _check_dates(fm)
+    _check_as_the_blog_does(fm)
     blog = settings.blog
     categories = fm.data.get("categories") or []
-    if isinstance(categories, str):
-        categories = [categories]
     if blog.categories and blog.categories_allowed:
         for n, category in enumerate(categories):
             if category not in blog.categories_allowed:
@@ -67,6 +65,26 @@ def check_post(text: str, rel: str, settings: Settings) -> None:
         line = _after_first_paragraph(text.split("\n"), fm.body_line - 1)
         raise FrontMatterError(rel, line, f"post has no excerpt separator {blog.excerpt_separator}: put it "
                                           "after the opening paragraph (the blog shows what comes before it)")
+
+
+def _check_dates(fm: frontmatter.FrontMatter) -> None:
+    date = fm.data["date"]
+    for key, value in [(f"date.{k}", v) for k, v in date.items()] if isinstance(date, dict) else [("date", date)]:
+        frontmatter.as_date(fm, key)
+        if isinstance(value, str):  # '2025-07-27' in quotes: a string, which the blog refuses
+            raise fm.error(key, f"{key} {value!r} is quoted: write it without quotes, as a YAML date")
+
+
+def _check_as_the_blog_does(fm: frontmatter.FrontMatter) -> None:
+    """The blog plugin's own validation of a post's metadata (its ``PostConfig``), on the
+    keys it reads, as it does; each error at the line of its key instead of the file only."""
+    from material.plugins.blog.structure.config import PostConfig
+
+    config = PostConfig(fm.path)
+    config.load_dict(copy.deepcopy({key: value for key, value in fm.data.items() if key in config}))
+    errors, _warnings = config.validate()
+    for key, error in errors:
+        raise fm.error(key, f"{key}: {error} (the blog plugin's check of a post's front matter)")
 
 
 def _after_first_paragraph(lines: list[str], start: int) -> int:
@@ -82,13 +100,13 @@ def _after_first_paragraph(lines: list[str], start: int) -> int:
 def check_page(path: Path, settings: Settings) -> None:
     """The build's checks for one Markdown page: post front matter, then includes."""
     rel = settings.rel(path)
-    text = path.read_text(encoding="utf-8-sig")
     try:
+        text = read_source(path, rel)
         if settings.is_post(path):
             check_post(text, rel, settings)
         if "8<-" in text:
             expand(text, rel, settings)
-    except (FrontMatterError, IncludeError) as exc:
+    except (SourceError, FrontMatterError, IncludeError) as exc:
         raise InputError(str(exc)) from None
 
 

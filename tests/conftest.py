@@ -39,3 +39,16 @@ def built(docs_build, request) -> Built:
         pytest.fail(f"{build_problem(docs_build.output, docs_build.project)}\n(docs/ did not build; "
                     f"{BUILD_TEST}, which reports it, is not in this run)", pytrace=False)
     return docs_build
+
+
+def pytest_terminal_summary(terminalreporter):
+    """How many generated pages the fuzz test ran (tests/unit/test_fuzz_pages.py), where
+    the reports arrive (the controller under pytest-xdist), so the figure is the run's."""
+    runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
+            if any(key == "fuzz_examples" for key, _ in r.user_properties)]
+    if runs:
+        terminalreporter.section("fuzzed pages")
+        for props in runs:
+            terminalreporter.write_line(f"{props['fuzz_examples']} generated pages went through every page reader "
+                                        f"({props['fuzz_mode']}); each ended in a pass or a path:line error")
+            terminalreporter.write_line(f"  passed/located errors per step: {props['fuzz_steps']}")

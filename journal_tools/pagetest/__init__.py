@@ -40,6 +40,7 @@ from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
 from journal_tools.settings import ConfigError, Settings
+from journal_tools.source import SourceError, read_source
 from journal_tools.validate import check_post
 from journal_tools.verified import Entry, page_digest, today, torch_version, update_record
 
@@ -151,9 +152,9 @@ class PageFile(pytest.File):
         settings = _settings(self.config)
         try:
             if settings.is_post(self.path):
-                check_post(self.path.read_text(encoding="utf-8-sig"), settings.rel(self.path), settings)
+                check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings)
             page = parse_page(self.path, settings)
-        except (PageError, IncludeError, FrontMatterError) as exc:
+        except (PageError, IncludeError, FrontMatterError, SourceError) as exc:
             yield BrokenPage.from_parent(self, name="page", message=str(exc))
             return
         yield RenderItem.from_parent(self, name="render", page=page)

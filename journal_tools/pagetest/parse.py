@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from journal_tools import frontmatter
 from journal_tools.fences import Fence, FenceError, scan
 from journal_tools.includes import ExpandedPage, Origin, expand
 from journal_tools.settings import Settings
+from journal_tools.source import SourceError, read_source
 
 PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
 SHELL_LANGS = frozenset({"sh", "bash"})
@@ -41,6 +43,7 @@ _MARK_MARKER = re.compile(r"^\s*<!--[-\s]*(?P<mark>pytest\.mark\..*?)[-\s]*-->\s
 _IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.*)\)")
 _EXPECTED = ("expected-output", "expected-output-ignore-whitespace")
 NEEDS_REASON = ("skip", "skipif", "xfail")
+APPLIED_MARKS = NEEDS_REASON  # what run.py honours
 
 
 class PageError(Exception):
@@ -127,10 +130,10 @@ class _Pending:
 def parse_page(path: Path, settings: Settings) -> Page:
     """Read ``path`` into a :class:`Page`; raise PageError (or IncludeError) naming a line."""
     rel = settings.rel(path)
-    text = path.read_text(encoding="utf-8")
     try:
+        text = read_source(path, rel)
         meta = frontmatter.read(text, rel)
-    except frontmatter.FrontMatterError as exc:
+    except (SourceError, frontmatter.FrontMatterError) as exc:
         raise PageError(str(exc)) from None
     mode = meta.data.get("doctest", "block")
     if mode not in DOCTEST_MODES:
@@ -214,12 +217,17 @@ class _Reader:
 
     def _eval_mark(self, text: str, i: int) -> pytest.MarkDecorator:
         try:
-            decorator = eval(text, {"pytest": pytest, "sys": sys})  # the marker vocabulary is pytest's own
+            with warnings.catch_warnings():  # an unknown mark's name is refused below, with its line
+                warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+                decorator = eval(text, {"pytest": pytest, "sys": sys})  # the marker vocabulary is pytest's own
         except Exception as exc:  # a typo in a marker comment is a page error, not a crash
             raise PageError(f"{self.at(i)}: cannot read marker <!--{text}-->: {exc}") from None
         if not isinstance(decorator, pytest.MarkDecorator):
             raise PageError(f"{self.at(i)}: <!--{text}--> is not a pytest mark")
         mark = decorator.mark
+        if mark.name not in APPLIED_MARKS:  # it would be ignored: the block would run as if unmarked
+            raise PageError(f"{self.at(i)}: <!--{text}--> is a mark the page tests do not apply "
+                            f"(they apply {', '.join(APPLIED_MARKS)})")
         if mark.name in NEEDS_REASON and not (mark.kwargs.get("reason") or (mark.name == "skip" and mark.args)):
             raise PageError(f"{self.at(i)}: <!--{text}--> needs a written reason=\"...\"")
         return decorator

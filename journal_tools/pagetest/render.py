@@ -10,13 +10,16 @@ here instead of passing silently.
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 from mkdocs.utils.meta import get_data
 
+from journal_tools.fences import inside_fence
 from journal_tools.mathml import MathError
 from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, Page
 from journal_tools.settings import Settings
+from journal_tools.source import read_source
 
 # What a reader would take for Python, or for a shell session, though no fence of ours runs it.
 PYTHON_LOOKING = PYTHON_LANGS | {"pycon", "python2", "ipython", "ipython3", "py2"}
@@ -42,17 +45,20 @@ class _CodeBlocks(HTMLParser):
 
 def render_page(page: Page, settings: Settings) -> str:
     """The page's HTML as the build's Markdown makes it (MathError on bad TeX)."""
-    source = (settings.root / page.path).read_text(encoding="utf-8")
+    return _render(read_source(settings.root / page.path, page.path), settings)
+
+
+def _render(source: str, settings: Settings) -> str:
     body, _ = get_data(source)
     return settings.markdown().convert(body)
 
 
 def check_render(page: Page, settings: Settings) -> None:
     """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree."""
+    source = read_source(settings.root / page.path, page.path)
     try:
-        html = render_page(page, settings)
+        html = _render(source, settings)
     except MathError as exc:
-        source = (settings.root / page.path).read_text(encoding="utf-8")
         raise RenderProblem(str(exc.located(page.path, source))) from None
     parser = _CodeBlocks()
     parser.feed(html)
@@ -63,7 +69,36 @@ def check_render(page: Page, settings: Settings) -> None:
             lines = ", ".join(str(page.where(p.fence.start).line) for s in page.steps for p in s.parts
                               if p.fence.lang in langs) or "none"
             raise RenderProblem(
-                f"{page.path}: a reader sees {len(shown)} {kind} code blocks ({', '.join(shown) or 'none'}) "
-                f"but the tests run {run} (fences at lines {lines}). Write code as a ``` or ~~~ fence "
-                f"with python, py, sh or bash (pycon and console sessions are not run)."
+                f"{_first_difference(page, shown, looking, langs)}: a reader sees {len(shown)} {kind} code blocks "
+                f"({', '.join(shown) or 'none'}) but the tests run {run} (fences at lines {lines}). Write code as "
+                f"a ``` or ~~~ fence with python, py, sh or bash (pycon and console sessions are not run)."
             )
+
+
+_FENCE_LIKE = re.compile(r"(`{3,}|~{3,})")
+
+
+def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> str:
+    """``path:line`` of the first block a reader and the tests see differently.
+
+    The HTML has no source lines, so the place is found from the source: a fence
+    of a language that looks like code but is not run (``pycon``); else the first
+    run fence whose block the reader does not see as the same code (a fence the
+    Markdown shows as an indented code block, or inside raw HTML); else the first
+    fence-like line outside every fence the scanner found (a fence inside a
+    blockquote, say); else the first line of the page.
+    """
+    not_run = [f for f in page.fences if f.lang in looking and f.lang not in langs]
+    if not_run:
+        return page.where(not_run[0].start).describe()
+    run = [p.fence for s in page.steps for p in s.parts if p.fence.lang in langs]
+    for i, fence in enumerate(run):
+        if i >= len(shown) or shown[i].lower() != fence.lang:
+            if len(shown) < len(run):
+                return page.where(fence.start).describe()
+            break
+    fenced = inside_fence(page.fences)
+    for i, line in enumerate(page.expanded.lines):
+        if i not in fenced and _FENCE_LIKE.search(line):
+            return page.where(i).describe()
+    return page.where(run[0].start).describe() if run else f"{page.path}:1"

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from journal_tools.settings import Settings
+
+# Hypothesis' files (its example database, caches) go under the project's .cache/, with
+# the build's, instead of a .hypothesis/ folder wherever pytest is started.
+set_hypothesis_home_dir(Path(__file__).resolve().parents[2] / ".cache" / "hypothesis")
 
 CONFIG = """\
 site_name: t

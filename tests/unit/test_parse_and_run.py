@@ -9,6 +9,7 @@ import pytest
 from pytest_codeblocks import extract_from_buffer
 
 from journal_tools.pagetest.parse import PageError, parse_page
+from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
 
 # pytest-codeblocks' own test cases (tests/test_cont.py, test_expected_output.py): the
@@ -88,10 +89,36 @@ def test_marks_are_evaluated_once_when_the_page_is_read(journal):
     ("<!--pytest.mark.skip(reason='r')-->\n```text\nshown\n```\n", r"page\.md:1: a marker above a 'text' block"),
     ("```python\nx = 1\n", r"page\.md:1: a code fence opened here is never closed"),
     ("---\ndoctest: chapter\n---\n", r"page\.md:2: 'doctest: chapter' must be one of"),
+    ("x\n<!--pytest.mark.skp(reason='r')-->\n```python\n1\n```\n", r"page\.md:2: .*skp.* is a mark the page tests do not apply"),
+    ("```python\nx = 1\n````\n", r"page\.md:1: a code fence opened here is never closed"),
+    (b"```python\nx = '\xe9'\n```\n", r"page\.md:2: not UTF-8 text: byte 0xe9 at column 6"),
 ])
 def test_stricter_rules_name_the_line(journal, text, message):
+    settings, write = journal
+    path = write("page.md", "")
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
     with pytest.raises(PageError, match=message):
-        _steps(journal, text)
+        parse_page(path, settings)
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_fence(journal):
+    settings, write = journal
+    path = write("bom.md", "")
+    path.write_bytes(b"\xef\xbb\xbf```python\r\nx = 1\r\n```\r\n")  # as an editor on Windows may save it
+    page = parse_page(path, settings)
+    assert [(s.code, s.origin.line) for s in page.steps] == [("x = 1\n", 1)]
+    check_render(page, settings)  # the build (MkDocs reads utf-8-sig) shows it as Python too
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Text.\n\n```pycon\n>>> 1\n```\n", r"^docs/page\.md:3: a reader sees 1 Python code blocks \(pycon\) but the tests run 0"),
+    ("Text.\n\n\t```python\n\tx = 1\n\t```\n", r"^docs/page\.md:3: a reader sees 0 Python code blocks \(none\) but the tests run 1"),
+    ("Text.\n\n> ```python\n> x = 1\n> ```\n", r"^docs/page\.md:3: a reader sees 1 Python code blocks \(python\) but the tests run 0"),
+])
+def test_render_check_names_the_line_of_the_block_it_disagrees_on(journal, text, message):
+    page = _steps(journal, text)
+    with pytest.raises(RenderProblem, match=message):
+        check_render(page, journal[0])
 
 
 def test_snippet_lines_map_back_to_the_snippet_file(journal):

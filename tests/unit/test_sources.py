@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from journal_tools import fences, frontmatter
 from journal_tools.includes import IncludeError, expand
+from journal_tools.source import SourceError, read_source
 from journal_tools.validate import check_post
 
 
@@ -44,11 +46,47 @@ def test_front_matter_lines_come_from_the_yaml_nodes():
     ("---\ndate: 2025-7-1\n---\n", r"p\.md:2: date '2025-7-1' is not a YYYY-MM-DD date"),
     ("---\ndate: 2025-07-01\ncategories:\n  - Attention\n  - Gossip\n---\n", r"p\.md:5: category 'Gossip'"),
     ("---\ndate: 2025-07-01\n---\n# T\n\nFirst paragraph\nstill.\n\nMore.\n", r"p\.md:8: post has no excerpt separator"),
+    # What the blog plugin would refuse with the file only, at the line:
+    ("---\ndate: '2025-07-01'\n---\n", r"p\.md:2: date '2025-07-01' is quoted"),
+    ("---\ndate: 2025-07-01\ncategories: Attention\n---\n", r"p\.md:3: categories: Expected a list of items"),
+    ("---\ndate: 2025-07-01\ncategories: 7\n---\n", r"p\.md:3: categories: Expected a list of items"),
+    ("---\ndate: 2025-07-01\nreadtime: soon\n---\n", r"p\.md:3: readtime: Expected type"),
+    ("---\ndate: 2025-07-01\n\n# T\n", r"p\.md:1: front matter opened here is never closed"),
+    ("+++\ndate: 2025-07-01\n---\n", r"p\.md:1: post has no front matter"),  # MkDocs reads only ---
 ])
 def test_post_checks_name_the_line(journal, text, message):
     settings, _ = journal
     with pytest.raises(frontmatter.FrontMatterError, match=message):
         check_post(text, "p.md", settings)
+
+
+def test_front_matter_is_read_as_the_build_reads_it():
+    text = "---\nbase: &b {date: 2025-07-01, draft: true}\n<<: *b\ndraft: false\n---\n"
+    fm = frontmatter.read(text, "p.md")
+    assert fm.data == yaml.safe_load(text.split("---")[1])  # merged as PyYAML merges
+    assert fm.lines["date"] == 2 and fm.lines["draft"] == 4  # a merged key: its anchor's line
+    for text, message in [("---\ndate: 2025-07-01\ndate: 2025-07-02\n---\n", r"^p\.md:3: 'date' is given twice \(also at line 2\)"),
+                          ("---\n? [a, b]\n: 1\n---\n", r"^p\.md:2: a key must be a plain name"),
+                          ("---\n<<: 3\n---\n", r"^p\.md:2: front matter is not valid YAML")]:
+        with pytest.raises(frontmatter.FrontMatterError, match=message):
+            frontmatter.read(text, "p.md")
+
+
+def test_page_text_is_read_as_mkdocs_reads_it(tmp_path):
+    page = tmp_path / "p.md"
+    page.write_bytes(b"\xef\xbb\xbf---\r\ndate: 2025-07-01\r\n---\rbody\n")
+    assert read_source(page, "p.md") == "---\ndate: 2025-07-01\n---\nbody\n"
+    page.write_bytes(b"one\r\ntwo\rthr\xc3e\n")
+    with pytest.raises(SourceError, match=r"^p\.md:3: not UTF-8 text: byte 0xc3 at column 4"):
+        read_source(page, "p.md")
+
+
+def test_fence_closes_only_on_its_own_run_at_its_own_indent():
+    # superfences' end pattern is the opening run itself: a longer or an indented run is code.
+    lines = "```python\nx\n````\n  ```\n```\n".split("\n")
+    assert [(f.start, f.end) for f in fences.scan(lines)] == [(0, 4)]
+    with pytest.raises(fences.FenceError):
+        fences.scan("  ~~~python\n  x\n~~~\n".split("\n"))
 
 
 def test_fence_scanner_backticks_tildes_and_nesting():
