@@ -1,8 +1,8 @@
 """Render a page as the build does and check what a reader would see.
 
 Two checks need the rendered page rather than its source: every formula must
-convert to MathML (the site's own Markdown extension does it while rendering),
-and the number of Python and shell code blocks in the HTML must equal the
+convert to MathML and every citation must name an entry of the BibTeX file
+(the site's own Markdown extensions do both while rendering), and the number of Python and shell code blocks in the HTML must equal the
 number of fences the tests run. The second catches any fence the reader sees
 but the tests never run (a ``pycon`` session, an unusual indent): it fails
 here instead of passing silently.
@@ -14,6 +14,7 @@ from html.parser import HTMLParser
 
 from mkdocs.utils.meta import get_data
 
+from journal_tools.citations import BibError, CitationError
 from journal_tools.mathml import MathError
 from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, Page
 from journal_tools.settings import Settings
@@ -48,10 +49,13 @@ def render_page(page: Page, settings: Settings) -> str:
 
 
 def check_render(page: Page, settings: Settings) -> None:
-    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree."""
+    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree
+    (BibError, naming the BibTeX file, when that file cannot be read)."""
     try:
         html = render_page(page, settings)
-    except MathError as exc:
+    except BibError:
+        raise
+    except (MathError, CitationError) as exc:
         source = (settings.root / page.path).read_text(encoding="utf-8")
         raise RenderProblem(str(exc.located(page.path, source))) from None
     parser = _CodeBlocks()
