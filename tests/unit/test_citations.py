@@ -234,3 +234,13 @@ def test_a_notebook_citing_a_removed_key_fails(site):
     bib.write_text(re.sub(r"@article\{bahdanau2014.*", "", BIB, flags=re.S), encoding="utf-8")
     with pytest.raises(citations.UnknownKey, match="'bahdanau2014'"):
         citations.append_reference_list(cell, citations.load(bib))
+
+
+def test_each_document_lists_only_its_own_citations(site):
+    """One converter, several documents (blog views, notebook cells): reset() forgets the keys."""
+    settings, _ = site
+    md = settings.markdown()
+    assert 'id="ref-raschka2024"' in md.convert("[@raschka2024]\n")
+    second = md.reset().convert("Then [@vaswani2017].\n")
+    assert 'id="ref-vaswani2017"' in second and "ref-raschka2024" not in second
+    assert 'id="references"' not in md.reset().convert("Nothing cited.\n")
