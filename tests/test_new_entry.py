@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -276,3 +277,18 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
     html = slug_page.read_text(encoding="utf-8")
     assert "exps" in html and "0.2447" in html  # the include was expanded
     assert "--8&lt;--" not in html and "--8<--" not in html
+
+
+def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
+    """The commented example names the journal's BibTeX file and a key it holds; written out, it cites."""
+    entry = create_entry(project, TITLE, DATE)[0]
+    text = entry.read_text(encoding="utf-8")
+    comment = text[text.index("<!-- To cite a source"):]
+    comment = comment[: comment.index("-->")]
+    assert "docs/references.bib" in comment
+    example = re.search(r"\[@raschka2024, ch\. 3\]", comment)
+    assert example, comment
+    settings = Settings.load(project / "mkdocs.yml")
+    html = settings.markdown().convert(text.replace("## Code", f"Cited {example[0]}.\n\n## Code", 1).split("---\n", 2)[2])
+    assert 'href="#ref-raschka2024"' in html and 'id="ref-raschka2024"' in html
+    assert settings.markdown().convert(text.split("---\n", 2)[2]).count("citation") == 0  # commented: cites nothing
