@@ -46,7 +46,7 @@ from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
 
 __all__ = ["NAME", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "append_reference_list", "cited_keys", "load", "makeExtension", "reference_list", "restart_record", "uncited"]
+           "append_reference_list", "cited_keys", "list_html", "load", "makeExtension", "restart_record", "uncited"]
 
 NAME = "journal_tools.citations"  # as listed in mkdocs.yml's markdown_extensions
 
@@ -311,15 +311,10 @@ def _anchor(key: str) -> str:
     return f"ref-{key}"
 
 
-def reference_list(bib: Bibliography, keys, heading: str, md) -> list[etree.Element]:
-    """The heading and the list of the references of ``keys`` (ElementTree, entries kept in ``md``'s stash)."""
-    h2 = etree.Element("h2")
-    h2.text = heading
-    ul = etree.Element("ul", {"class": "journal-references"})
-    for key in bib.sorted_keys(keys):
-        li = etree.SubElement(ul, "li", {"id": _anchor(key)})
-        li.text = md.htmlStash.store(bib.references[key][0])
-    return [h2, ul]
+def list_html(bib: Bibliography, keys) -> str:
+    """The ``<ul>`` of the references of ``keys``, sorted as the plain style sorts, each item's id ``ref-<key>``."""
+    items = "".join(f'<li id="{html.escape(_anchor(k))}">{bib.references[k][0]}</li>' for k in bib.sorted_keys(keys))
+    return f'<ul class="journal-references">{items}</ul>'
 
 
 def append_reference_list(page_html: str, bib: Bibliography, heading: str = "References") -> tuple[str, list[str]]:
@@ -337,9 +332,7 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
         if bib.key(key) is None:
             raise bib.unknown(key)
         _note(bib, key)
-    items = "".join(f'<li id="{html.escape(_anchor(k))}">{bib.references[k][0]}</li>' for k in bib.sorted_keys(keys))
-    section = f'\n<h2 id="references">{html.escape(heading)}</h2>\n<ul class="journal-references">{items}</ul>\n'
-    return page_html + section, keys
+    return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n{list_html(bib, keys)}\n', keys
 
 
 # -- the extension --------------------------------------------------------------------
@@ -383,9 +376,12 @@ class _ReferenceList(Treeprocessor):
         self.ext = ext
 
     def run(self, root):
-        """Append the reference list of the keys this document cited."""
-        if self.ext.cited and self.ext.getConfig("reference_list"):
-            root.extend(reference_list(self.ext.bibliography(), list(self.ext.cited), self.ext.getConfig("heading"), self.md))
+        """Append the heading (an element: the table of contents lists it) and the list (kept raw in the stash)."""
+        if not self.ext.cited or not self.ext.getConfig("reference_list"):
+            return
+        etree.SubElement(root, "h2").text = self.ext.getConfig("heading")
+        # A block of stashed HTML alone in a <p> is put back without the <p> (Python-Markdown's RawHtmlPostprocessor).
+        etree.SubElement(root, "p").text = self.md.htmlStash.store(list_html(self.ext.bibliography(), list(self.ext.cited)))
 
 
 class CitationExtension(Extension):
