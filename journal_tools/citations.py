@@ -40,10 +40,15 @@ import xml.etree.ElementTree as etree
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pybtex.errors
 from markdown import Extension
 from markdown.inlinepatterns import InlineProcessor
 from markdown.treeprocessors import Treeprocessor
 from markdown.util import AtomicString
+from pybtex.database.input.bibtex import Parser
+from pybtex.exceptions import PybtexError
+from pybtex.plugin import find_plugin
+from pybtex.richtext import Text
 
 __all__ = ["NAME", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
            "append_reference_list", "cited_keys", "list_html", "load", "makeExtension", "restart_record", "uncited"]
@@ -183,9 +188,6 @@ def _project_rel(path: Path) -> str:
 
 
 def _read(path: Path, rel: str) -> Bibliography:
-    import pybtex.errors
-    from pybtex.database.input.bibtex import Parser
-
     text = path.read_text(encoding="utf-8-sig")
     # pybtex reports problems through pybtex.errors (raising or printing, by a global
     # switch); capturing them gets every problem with its line whatever that switch says.
@@ -213,8 +215,6 @@ def _bib_error(exc: Exception, text: str, rel: str) -> BibError:
 def _pybtex(kind: str, name: str):
     """One instance per process of a pybtex plugin: ``find_plugin`` reads the installed
     packages' entry points on every call (about 13 ms each)."""
-    from pybtex.plugin import find_plugin
-
     return find_plugin(kind, name)()
 
 
@@ -228,20 +228,18 @@ def _text(rich) -> str:
 
 def _format_all(bib: Bibliography) -> None:
     """Every entry's reference (HTML and plain text) and its author-year label, or BibError."""
-    import pybtex.errors
-
     style, backend = _style(), _pybtex("pybtex.backends", "html")
     for key, entry in bib.data.entries.items():
+        if not (hasattr(style, f"get_{entry.type}_template") or hasattr(style, f"format_{entry.type}")):
+            raise BibError(bib.rel, bib.line_of(key), f"entry {key!r}: @{entry.type} is not an entry type pybtex's "
+                                                      "plain style formats (article, book, inproceedings, misc, ...)")
         try:
             with pybtex.errors.capture() as problems:
                 formatted = style.format_entry(key, entry, bib_data=bib.data)
-        except Exception as exc:  # pybtex's FieldIsMissing, an entry type the style has no template for, ...
+        except PybtexError as exc:  # FieldIsMissing: raised, not reported
             problems = [exc]
         if problems:
-            exc = problems[0]
-            reason = (f"@{entry.type} is not an entry type pybtex's plain style formats" if isinstance(exc, AttributeError)
-                      else str(exc))
-            raise BibError(bib.rel, bib.line_of(key), f"entry {key!r} cannot be formatted: {reason}")
+            raise BibError(bib.rel, bib.line_of(key), f"entry {key!r} cannot be formatted: {problems[0]}")
         bib.references[key] = (formatted.text.render(backend), _text(formatted.text))
     bib.labels.update(_labels(bib.data))
 
@@ -274,8 +272,6 @@ def _labels(data) -> dict[str, str]:
 
 
 def _field_text(entry, name: str) -> str:
-    from pybtex.richtext import Text
-
     value = entry.fields.get(name, "")
     return _text(Text.from_latex(value)) if value else ""
 

@@ -244,3 +244,10 @@ def test_each_document_lists_only_its_own_citations(site):
     second = md.reset().convert("Then [@vaswani2017].\n")
     assert 'id="ref-vaswani2017"' in second and "ref-raschka2024" not in second
     assert 'id="references"' not in md.reset().convert("Nothing cited.\n")
+
+
+def test_an_entry_type_the_style_cannot_format_names_its_line(site):
+    settings, bib = site
+    bib.write_text(BIB + "\n@webpage{web,\n  title = {A Page},\n  url = {https://example.org/},\n}\n", encoding="utf-8")
+    with pytest.raises(citations.BibError, match=r"^docs/refs\.bib:24: entry 'web': @webpage is not an entry type"):
+        settings.markdown().convert("[@raschka2024]\n")
