@@ -329,7 +329,7 @@ class _Head(HTMLParser):
         self.meta: dict[str, list[str]] = {}
         self.canonical = None
         self.title = ""
-        self._in_title = False
+        self._in_title = self._head_done = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -342,9 +342,10 @@ class _Head(HTMLParser):
 
     def handle_endtag(self, tag):
         self._in_title = False
+        self._head_done = self._head_done or tag == "head"  # an inline SVG's <title> is no page title
 
     def handle_data(self, data):
-        if self._in_title:
+        if self._in_title and not self._head_done:
             self.title += data
 
 
