@@ -26,8 +26,9 @@ Errors name the file and line: an unknown key raises :class:`UnknownKey`
 (with "did you mean" from the keys the file has; the caller, the MkDocs plugin
 or the page test, adds the page and line with :meth:`CitationError.located`),
 a BibTeX file pybtex cannot read or format raises :class:`BibError` naming the
-``.bib`` file and line. Every key cited in this process is recorded
-(:func:`cited_keys`), so the build can list the entries nothing cites.
+``.bib`` file and line. The build notes the keys each page's HTML cites
+(:func:`note_cited`: a page whose render was reused cites them too), so it can
+list the entries nothing cites (:func:`uncited`).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 
 __all__ = ["NAME", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "append_reference_list", "cited_keys", "list_html", "load", "makeExtension", "restart_record", "uncited"]
+           "append_reference_list", "cited_keys", "list_html", "load", "makeExtension", "note_cited", "restart_record",
+           "uncited"]
 
 NAME = "journal_tools.citations"  # as listed in mkdocs.yml's markdown_extensions
 
@@ -276,9 +278,9 @@ def _field_text(entry, name: str) -> str:
     return _text(Text.from_latex(value)) if value else ""
 
 
-# -- what this process cited ----------------------------------------------------------
+# -- what this build cited ------------------------------------------------------------
 
-_CITED: dict[str, set[str]] = {}
+_CITED: set[str] = set()
 
 
 def restart_record() -> None:
@@ -286,19 +288,22 @@ def restart_record() -> None:
     _CITED.clear()
 
 
+def note_cited(page_html: str) -> list[str]:
+    """Record the keys ``page_html`` cites (every citation link carries ``data-cite``); return them in order."""
+    keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
+    _CITED.update(k.lower() for k in keys)
+    return keys
+
+
 def cited_keys(bib: Bibliography) -> set[str]:
-    """The keys of ``bib`` cited since the last :func:`restart_record`."""
-    return set(_CITED.get(str(bib.path), ()))
+    """The keys of ``bib`` cited since the last :func:`restart_record`, as the file spells them."""
+    return {key for key in bib.keys() if key.lower() in _CITED}
 
 
 def uncited(bib: Bibliography) -> list[tuple[int | None, str]]:
     """(line, key) of each entry of ``bib`` not cited since the last :func:`restart_record`, in file order."""
     cited = cited_keys(bib)
     return [(bib.line_of(key), key) for key in bib.keys() if key not in cited]
-
-
-def _note(bib: Bibliography, key: str) -> None:
-    _CITED.setdefault(str(bib.path), set()).add(key)
 
 
 # -- HTML ---------------------------------------------------------------------------
@@ -316,10 +321,10 @@ def list_html(bib: Bibliography, keys) -> str:
 def append_reference_list(page_html: str, bib: Bibliography, heading: str = "References") -> tuple[str, list[str]]:
     """A notebook page's HTML with one reference list at its end, for the keys its cells cite.
 
-    Returns the HTML and the keys the page cites (recorded as cited). The cells were
-    converted (possibly in an earlier build: mkdocs-jupyter's cache) with this
-    extension, so every citation carries ``data-cite``; a key no longer in the file
-    raises :class:`UnknownKey`.
+    Returns the HTML and the keys the page cites. The cells were converted
+    (possibly in an earlier build: mkdocs-jupyter's cache) with this extension,
+    so every citation carries ``data-cite``; a key no longer in the file raises
+    :class:`UnknownKey`.
     """
     keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
     if not keys:
@@ -327,7 +332,6 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
     for key in keys:
         if bib.key(key) is None:
             raise bib.unknown(key)
-        _note(bib, key)
     return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n{list_html(bib, keys)}\n', keys
 
 
@@ -351,7 +355,6 @@ class _CitationPattern(InlineProcessor):
             if key is None:
                 raise bib.unknown(item["key"])
             self.ext.cited.setdefault(key, None)
-            _note(bib, key)
             if n:
                 last.tail = AtomicString((last.tail or "") + "; ")
             link = etree.SubElement(span, "a", {"href": f"#{_anchor(key)}", "class": "citation__ref", "data-cite": key,

@@ -100,6 +100,8 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
 
 def included_files(text: str, settings: Settings) -> list[Path]:
     """The snippet files ``text`` includes, and the files those include, that exist (absolute, sorted)."""
+    if "8<-" not in text:  # most pages include nothing: no preprocessor (a Markdown instance) to build
+        return []
     pre = settings.snippet_preprocessor()
     found: set[Path] = set()
     todo = [text]

@@ -15,8 +15,8 @@ two builds of the same tree:
    text came out as one <pre> or two. The merge is repeated after execution.
 
 Both happen in the notebook, before it becomes HTML: :func:`install` wraps
-mkdocs-jupyter 0.26.3's ``SubCell`` preprocessor, which its ``nb2html`` runs
-after execution (it looks the class up as a module global at each call).
+mkdocs-jupyter's ``SubCell`` preprocessor, which its ``nb2html`` runs after
+execution (``journal_tools.compat.jupyter.replace_subcell``).
 :func:`stabilise_download` gives the .ipynb written next to the page
 (journal_tools/notebooks.py) the same ids. tests/test_reproducible.py
 compares two builds byte for byte.
@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+
+from journal_tools.compat import jupyter
 
 __all__ = ["cell_id", "stable_ids", "install", "stabilise_download"]
 
@@ -59,23 +61,20 @@ def _coalesce_streams(nb) -> None:
 def install() -> None:
     """Make mkdocs-jupyter's conversion give stable ids and merged streams
     (idempotent)."""
-    import mkdocs_jupyter.nbconvert2 as nbconvert2
+    def stable_subcell(original):
+        class StableSubCell(original):
+            journal_stable = True
 
-    current = nbconvert2.SubCell
-    if getattr(current, "journal_stable", False):
-        return
+            def preprocess(self, nb, resources):
+                nb, resources = super().preprocess(nb, resources)
+                _coalesce_streams(nb)
+                stable_ids(nb)
+                return nb, resources
 
-    class StableSubCell(current):
-        journal_stable = True
+        StableSubCell.__name__ = original.__name__
+        return StableSubCell
 
-        def preprocess(self, nb, resources):
-            nb, resources = super().preprocess(nb, resources)
-            _coalesce_streams(nb)
-            stable_ids(nb)
-            return nb, resources
-
-    StableSubCell.__name__ = current.__name__
-    nbconvert2.SubCell = StableSubCell
+    jupyter.replace_subcell(stable_subcell)
 
 
 def stabilise_download(page, config) -> list[Path]:

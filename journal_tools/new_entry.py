@@ -26,6 +26,7 @@ import io
 import keyword
 import re
 import sys
+import textwrap
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,6 +114,38 @@ def derive_tags(title: str, limit: int = 2) -> list[str]:
     return tags or [PLACEHOLDER_TAG]
 
 
+# --- the title in each file ---------------------------------------------------
+
+
+def clean_title(title: str) -> str:
+    """The title on one line: runs of whitespace made one space, control characters and
+    lone surrogates (an undecodable command-line byte) dropped: no file could hold them."""
+    kept = "".join(ch for ch in title if unicodedata.category(ch) not in ("Cc", "Cs") or ch.isspace())
+    return " ".join(kept.split())
+
+
+# Characters Python-Markdown or the site's extensions would read as markup in a
+# heading: emphasis, code, links, attribute lists ({...}), a closing #, math
+# ($ and backslash: arithmatex's \( and \[). Each is backslash-escaped, which
+# Python-Markdown and arithmatex turn back into the character. "(" and ")" are
+# not: escaped they would be arithmatex's inline math delimiters.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!$])")
+
+
+def markdown_text(title: str) -> str:
+    """``title`` as Markdown that renders as exactly that text (the entry's heading)."""
+    text = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def docstring_text(text: str) -> str:
+    """``text`` for a triple-quoted docstring: backslashes and quotes escaped, wrapped
+    so no line passes ruff's line length (a long title would, in snippets/)."""
+    lines = textwrap.wrap(text, width=72, break_on_hyphens=False)  # escaping at most doubles a line
+    escaped = (line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
+    return "\n".join(escaped)
+
+
 # --- mkdocs.yml ---------------------------------------------------------------
 
 
@@ -194,7 +227,7 @@ def check_author(layout: Layout, author: str) -> None:
 # --- file contents ------------------------------------------------------------
 
 SNIPPET_TEMPLATE = '''\
-"""{title}: the code of the journal entry of {date}.
+"""{title_line}
 
 Sections (for pymdownx.snippets): {fn_section}, {demo_section}.
 Scaffolded by `make new`: replace the placeholder function with the entry's own
@@ -223,12 +256,13 @@ if __name__ == "__main__":
     # --8<-- [end:{demo_section}]
 '''
 
+# One import block: ruff's isort (make lint) files snippet modules with the
+# third-party ones, and puts `from` imports after plain ones whatever the name.
 TEST_TEMPLATE = '''\
-"""Tests for snippets/{module}.py ({title})."""
+"""{title_line}"""
 
 import pytest
 import torch
-
 from {module} import softmax
 
 
@@ -256,7 +290,7 @@ authors:
 doctest: page
 ---
 
-# {title}
+# {heading}
 
 *Placeholder: say in two or three sentences what this entry works out and why
 it matters. This paragraph is the excerpt shown on the journal's index.*
@@ -324,7 +358,7 @@ def plan_entry(
     author: str = DEFAULT_AUTHOR,
 ) -> Plan:
     """Work out the three files and their text, without writing anything."""
-    title = " ".join(title.split())
+    title = clean_title(title)
     if not title:
         raise EntryError('a title is required, e.g. make new TITLE="Causal attention by hand"')
     root = Path(root)
@@ -339,9 +373,8 @@ def plan_entry(
     snippet = layout.snippets_dir / f"{module}.py"
     test = layout.tests_dir / f"test_{module}.py"
 
-    # The title goes into the snippet's and the test's docstrings: escape it for Python.
-    py_title = title.replace("\\", "\\\\").replace('"', '\\"')
-    snippet_text = SNIPPET_TEMPLATE.format(title=py_title, date=date.isoformat(), **names)
+    first_line = docstring_text(f"{title}: the code of the journal entry of {date.isoformat()}.")
+    snippet_text = SNIPPET_TEMPLATE.format(title_line=first_line, date=date.isoformat(), **names)
     output = run_demo(snippet_text, str(snippet))
     tags = "\n".join(f"  - {tag}" for tag in derive_tags(title))
     entry_text = ENTRY_TEMPLATE.format(
@@ -349,13 +382,13 @@ def plan_entry(
         category=category,
         tags=tags,
         author=author,
-        title=title,
+        heading=markdown_text(title),
         output=output,
         bibliography=layout.bibliography,
         cite_key=layout.cite_key,
         **names,
     )
-    test_text = TEST_TEMPLATE.format(title=py_title, **names)
+    test_text = TEST_TEMPLATE.format(title_line=docstring_text(f"Tests for snippets/{module}.py ({title})."), **names)
     return Plan(entry, snippet, test, {entry: entry_text, snippet: snippet_text, test: test_text})
 
 

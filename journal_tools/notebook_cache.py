@@ -3,8 +3,7 @@
 mkdocs-jupyter keeps executed notebooks in ``.cache/mkdocs-jupyter`` under a
 key made from the notebook file and its settings only, so editing a snippet
 module the notebook imports would leave stale outputs on the page. Its key
-function, ``mkdocs_jupyter.plugin._compute_cache_key`` (0.26.3, pinned), is
-looked up as a module global at each page, so the hooks wrap it: the key also
+function is wrapped (``journal_tools.compat.jupyter.wrap_cache_key``): the key also
 covers every module of ``snippets/`` the notebook imports, directly or through
 another snippet. An unchanged rebuild then executes nothing, and editing a
 snippet re-executes exactly the notebooks that import it.
@@ -20,6 +19,8 @@ import hashlib
 import json
 import re
 from pathlib import Path
+
+from journal_tools.compat import jupyter
 
 
 def code_of(notebook: Path) -> str:
@@ -99,18 +100,16 @@ def renderer_digest(markdown_settings: str) -> bytes:
 
 def install(snippets_dir: Path, markdown_settings: str = "") -> None:
     """Make mkdocs-jupyter's cache key cover the imported snippets and the renderer (idempotent)."""
-    import mkdocs_jupyter.plugin as jupyter_plugin  # only for a site that has notebooks: 1.3 s of imports
-
-    current = jupyter_plugin._compute_cache_key
-    original = getattr(current, "journal_original", current)
     renderer = renderer_digest(markdown_settings)
 
-    def compute_cache_key(nb_path, config, exec_nb):
-        hasher = hashlib.sha256(original(nb_path, config, exec_nb).encode())
-        hasher.update(renderer)
-        for path in imported_snippets(Path(nb_path), snippets_dir):
-            hasher.update(path.name.encode() + b"\0" + path.read_bytes())
-        return hasher.hexdigest()
+    def with_snippets(original):
+        def compute_cache_key(nb_path, config, exec_nb):
+            hasher = hashlib.sha256(original(nb_path, config, exec_nb).encode())
+            hasher.update(renderer)
+            for path in imported_snippets(Path(nb_path), snippets_dir):
+                hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+            return hasher.hexdigest()
 
-    compute_cache_key.journal_original = original
-    jupyter_plugin._compute_cache_key = compute_cache_key
+        return compute_cache_key
+
+    jupyter.wrap_cache_key(with_snippets)  # only for a site that has notebooks: 1.3 s of imports

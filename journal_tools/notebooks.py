@@ -32,6 +32,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from journal_tools import citations
+from journal_tools.compat import jupyter
 from journal_tools.settings import Settings
 
 __all__ = ["NotebookError", "install_markdown", "is_notebook_page", "on_page_content",
@@ -95,32 +96,29 @@ def strip_jupyter_assets(html: str) -> str:
 
 # -- 2. Markdown cells -------------------------------------------------------
 
-_INSTALLED = {}
-
-
 def install_markdown(settings: Settings) -> None:
     """Render notebook Markdown cells with the site's Markdown (idempotent per settings).
 
-    mkdocs-jupyter 0.26.3 (pinned) builds nbconvert's ``HTMLExporter`` inside
-    ``nb2html`` with no setting for the Markdown renderer, but looks the class
-    up as a module global at each call, so a subclass is put there.
+    mkdocs-jupyter builds nbconvert's ``HTMLExporter`` inside ``nb2html`` with
+    no setting for the Markdown renderer: a subclass whose ``markdown2html``
+    filter is the site's Markdown takes its place (``journal_tools.compat.jupyter``).
     """
     from jinja2 import pass_context
-    from mkdocs_jupyter import nbconvert2
 
-    original = _INSTALLED.setdefault("exporter", nbconvert2.HTMLExporter)
+    def site_markdown_exporter(original):
+        class SiteMarkdownExporter(original):
+            _md = None
 
-    class SiteMarkdownExporter(original):
-        _md = None
+            @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
+            def markdown2html(self, context, source):
+                """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
+                if self._md is None:  # each cell is a document: the page gets one reference list instead
+                    self._md = settings.markdown(options={citations.NAME: {"reference_list": False}})
+                return self._md.reset().convert(source)
 
-        @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
-        def markdown2html(self, context, source):
-            """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
-            if self._md is None:  # each cell is a document: the page gets one reference list instead
-                self._md = settings.markdown(options={citations.NAME: {"reference_list": False}})
-            return self._md.reset().convert(source)
+        return SiteMarkdownExporter
 
-    nbconvert2.HTMLExporter = SiteMarkdownExporter
+    jupyter.replace_exporter(site_markdown_exporter)
 
 
 # -- 3. links ----------------------------------------------------------------

@@ -24,6 +24,9 @@ plugins. What the plugin adds, each part its own module:
   proved about it, while the page and its code are unchanged since;
 - ``fonts``: the math font is copied into the site;
 - ``reproducible``: the build date is the last commit's;
+- ``incremental``: each page's Markdown render, excerpts, template output,
+  search entries and reading time are reused while their inputs are unchanged
+  (``.cache/pages/``; ``make serve`` keeps them in memory too);
 - ``theme/``: template overrides, added to the theme's search path here.
 """
 
@@ -53,10 +56,12 @@ from journal_tools import (
     reproducible,
     serve,
     slim,
-    theme_patches,
     validate,
     verified,
 )
+from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
+from journal_tools.incremental.steps import BuildCaches
+from journal_tools.incremental.store import Store
 from journal_tools.mathml import MathError
 from journal_tools.settings import Settings
 
@@ -116,6 +121,13 @@ class JournalConfig(base.Config):
     a warm worker and show the outcome at the top of each page; show build errors in the
     browser."""
 
+    page_cache = c.Type(bool, default=True)
+    """Reuse each page's rendered Markdown, its excerpts in the blog's views, its template
+    output, its search entries and its reading time while everything they are made from
+    is unchanged (``.cache/pages/``, and memory in ``mkdocs serve``), so a build after a
+    one-page edit renders that page and the views that list it. ``false`` renders all
+    (the tests compare the two)."""
+
     pin_build_date = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
     one commit are the same bytes."""
@@ -130,6 +142,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
     serve_state: serve.ServeState | None = None
+    caches: BuildCaches | None = None  # one per plugin instance: make serve keeps it across rebuilds
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
@@ -139,8 +152,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_config(self, config):
         """Resolve the settings once; install the theme overrides and notebook renderers."""
         self.settings = Settings.from_config(config)
+        rss.reset_between_builds(config, "serve" if self.serving else "build")
         self.figure_svgs = {}
         self.math_codepoints = set()
+        self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
         self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
         if self.config.check_sources:
             validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
@@ -150,6 +165,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         dirs = config.theme.dirs
         at = 1 if config.theme.custom_dir else 0
         try:
+            theme_overrides.check()  # our re-implemented templates still match Material's
             patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
@@ -162,6 +178,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
+        if self.config.page_cache:
+            if self.caches is None:
+                self.caches = BuildCaches(Store(self.settings.cache_dir / "pages"))
+            self.caches.begin(config, self.settings)
+        else:
+            self.caches = None
         return config
 
     def _anchor_bibliography(self, config) -> None:
@@ -174,6 +196,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Start this build's record of the cited keys."""
         citations.restart_record()
 
+    def on_nav(self, nav, *, config, files):
+        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
+        blog.use_identity_posts(config)
+        return nav
+
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
         """Check every Markdown page and draw every figure the build misses (one process)."""
@@ -181,11 +208,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
                 continue
-            path = Path(file.abs_src_path)
-            if self.config.check_sources:
-                validate.check_page(path, self.settings)
-            if self.config.figures:
-                refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
+            refs += self._checked_page(Path(file.abs_src_path))
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
@@ -201,8 +224,19 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 raise PluginError(str(exc)) from None
         if self.serve_state is not None:  # after the figures: they share the warm worker
             pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
-            self.serve_state.schedule(pages, self.settings)
+            self.serve_state.schedule(pages, self.settings, self._page_digest)
         return files
+
+    def _checked_page(self, path: Path) -> list:
+        """Check one page's sources and find its figures; reused while the page and its includes are unchanged."""
+        def check() -> list:
+            if self.config.check_sources:
+                validate.check_page(path, self.settings)
+            return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
+
+        if self.caches is None:
+            return check()
+        return self.caches.checked(path, (self.config.check_sources, self.config.figures), check)
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
@@ -211,8 +245,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         render = page.render
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
+        cached = self.caches is not None and not notebooks.is_notebook_page(page)
+
         def checked_render(config, files):
             try:
+                if cached:
+                    return self.caches.render(page, config, files, render)
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
                 raise PluginError(str(exc.located(rel, _source(page)))) from None
@@ -221,9 +259,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     raise
                 raise PluginError(validate.notebook_cell_message(exc, page.file.abs_src_path, rel)) from None
 
-        page.render = checked_render
+        pages.replace_render(page, checked_render)
         if self.serve_state is not None and notebooks.is_notebook_page(page) and hasattr(render, "__func__"):
-            page.render = self.serve_state.notebooks.wrap(page, render, _notebook_cache_path(page, config), checked_render)
+            pages.replace_render(page, self.serve_state.notebooks.wrap(
+                page, render, jupyter.cache_path(config, page.file.abs_src_path), checked_render))
         return page
 
     def on_env(self, env, *, config, files):
@@ -239,8 +278,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
-            return env  # a read-only tree builds without the cache
+            return self._cached_env(env, config)  # a read-only tree builds without the bytecode cache
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        return self._cached_env(env, config)
+
+    def _cached_env(self, env, config):
+        if self.caches is not None:
+            self.caches.wrap_env(env)
+            self.caches.wrap_search(config)
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
@@ -252,8 +297,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         except figures.FigureError as exc:
             raise PluginError(str(exc)) from None
 
+    @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
+        citations.note_cited(html)  # a reused render's citations count too (the uncited list, on_post_build)
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
@@ -267,33 +314,52 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.link_previews and is_post:
             preview.describe(page, html, self.settings, config.site_name)
         if is_post:
-            _keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
+            blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src)
-        if self.serve_state is not None and src is not None:
-            html = self._with_run_outcome(html, src)
+        if is_post and self.caches is not None:
+            self._cache_post_steps(page, html, config)
         return html
+
+    def _cache_post_steps(self, page, html: str, config) -> None:
+        """A post's excerpt renders (one per view listing it) and its reading time, cached."""
+        self.caches.wrap_excerpt(page)
+        plugin = blog.blog_plugin(config)
+        if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
+            page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
 
     def _badge(self, html: str, src: Path) -> str:
         """The verified badge (or "not verified since the last change") under the title."""
         rel = self.settings.rel(src)
         entry = self.verified_record.get(rel)
-        digest = verified.page_digest(src, self.settings)
+        digest = self._page_digest(src)
         if entry is None or entry.digest != digest:
             log.info(f"{rel}: not verified since the last change (make test runs its code)")
         return verified.add_badge(html, verified.badge_html(entry, digest))
 
-    def _with_run_outcome(self, html: str, path: Path) -> str:
-        """``make serve`` only: the page's code-run status line or failure panel, block anchors."""
-        outcome = self.serve_state.outcome(path)
+    def _page_digest(self, src: Path) -> str:
+        """``verified.page_digest``, once per page per build (the badge and the serve loop both ask)."""
+        if src not in self.page_digests:
+            self.page_digests[src] = verified.page_digest(src, self.settings)
+        return self.page_digests[src]
+
+    def _with_run_outcome(self, output: str, page) -> str:
+        """``make serve`` only: the page's code-run status line or failure panel, block anchors.
+
+        Added to the page's final HTML, never to its content: the search index,
+        the reading time, the feeds and the cached template output stay exactly
+        what ``make build`` makes.
+        """
+        path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        outcome = self.serve_state.outcome(path) if path is not None else None
         if outcome is None:
-            return html
+            return output
         lines = path.read_text(encoding="utf-8").split("\n")
         try:
             starts = [f.start + 1 for f in fences.scan(lines)]
         except fences.FenceError:
             starts = []
-        return serve.panel_html(outcome) + serve.anchor_blocks(html, starts)
+        return serve.with_panel(serve.anchor_blocks(output, starts), serve.panel_html(outcome))
 
     def on_serve(self, server, *, config, builder):
         """Show build errors in the browser instead of leaving it waiting."""
@@ -314,7 +380,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(-100)  # last: every other plugin's change to the page is in
     def on_post_page(self, output, *, page, config):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
-        return self._final_html(output)
+        output = self._final_html(output)
+        return output if self.serve_state is None else self._with_run_outcome(output, page)
 
     def on_post_template(self, output_content, *, template_name, config):
         """Static HTML templates (404.html) like pages; sitemap.xml left alone."""
@@ -329,6 +396,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
+        if self.caches is not None:
+            log.info(self.caches.summary())
         if self.config.slim_pages and not self.serving:
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         if self.serve_state is not None:
@@ -351,33 +420,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError(str(exc)) from None
         for line, key in citations.uncited(bib):
             log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
-
-
-def _keep_excerpt_source_only(page, separator: str) -> None:
-    """After a post is rendered, keep only its Markdown up to the excerpt separator.
-
-    Material's blog renders a post's excerpt for every view that lists it (home,
-    archive, category) by converting the post's whole Markdown (``post.markdown``)
-    and cutting the HTML at the separator: three full conversions of every post,
-    code highlighting included, in each build (about a third of a warm rebuild
-    here). Nothing reads a post's Markdown after its own render but those
-    excerpts (the feeds get the rendered excerpt from ``feeds``), so the rest is
-    dropped; one line after the separator keeps the "Continue reading" link.
-    """
-    head, found, _ = page.markdown.partition(separator)
-    if found:
-        page.markdown = f"{head}{separator}\n\n..."
-
-
-def _notebook_cache_path(page, config) -> Path | None:
-    """Where mkdocs-jupyter keeps (or will keep) this notebook's executed HTML, or None without its cache."""
-    from mkdocs_jupyter import plugin as jupyter
-
-    plugin = config.plugins.get("mkdocs-jupyter")
-    if plugin is None or not plugin.config["cache"]:
-        return None
-    key = jupyter._compute_cache_key(page.file.abs_src_path, plugin.config, plugin.config["execute"])
-    return jupyter._get_cache_path(plugin.config["cache_dir"], key)
 
 
 def _source(page) -> str | None:

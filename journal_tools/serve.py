@@ -31,9 +31,10 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from journal_tools import verified
+from journal_tools.compat import jupyter, livereload
 from journal_tools.settings import Settings
 
-__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html"]
+__all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html", "with_panel"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
@@ -73,7 +74,9 @@ class CodeRunner:
         def work():
             for page, future in futures.items():
                 try:
-                    future.set_result(self._ask(page))
+                    # Stamped with when it ran (the panel shows it): an unchanged page then renders
+                    # the same bytes at every rebuild, and its template output is reused.
+                    future.set_result({**self._ask(page), "at": time.strftime("%H:%M:%S")})
                 except Exception as exc:  # the worker died: restart it next time, report on the page
                     future.set_result({"page": str(page), "ran": 0, "seconds": 0.0, "failures": [
                         {"where": self.settings.rel(page), "line": None, "message": f"the code runner failed: {exc}", "report": ""}]})
@@ -119,19 +122,21 @@ class ServeState:
         self.notebooks = BackgroundNotebooks()
         self.figures = BackgroundFigures(self.notebooks)
 
-    def schedule(self, pages: list[Path], settings: Settings) -> None:
+    def schedule(self, pages: list[Path], settings: Settings, digest=None) -> None:
         """Start running the pages whose inputs changed since the last build."""
         self.runner.settings = settings
         changed = []
         for page in pages:
             # The verified badge's digest: the page, the snippets it includes or
             # imports (the one include expander, imports followed), requirements.txt.
-            fp = verified.page_digest(page, settings)
+            fp = digest(page) if digest is not None else verified.page_digest(page, settings)
             if self.fingerprints.get(page) != fp or page not in self.results:
                 self.fingerprints[page] = fp
                 changed.append(page)
         if changed:
-            log.info("running the code of %d page(s): %s", len(changed), ", ".join(settings.rel(p) for p in changed))
+            # A count, and the names only of a few: the first build of a large journal runs every page.
+            names = ", ".join(settings.rel(p) for p in changed[:3]) + (f" and {len(changed) - 3:,} more" if len(changed) > 3 else "")
+            log.info("running the code of %s page%s: %s", f"{len(changed):,}", "" if len(changed) == 1 else "s", names)
             self.results.update(self.runner.run(changed))
 
     def outcome(self, page: Path) -> dict | None:
@@ -155,7 +160,7 @@ _PANEL_STYLE = (
 
 def panel_html(outcome: dict) -> str:
     """The status line (all passed) or the failure panel, as HTML for the top of the page."""
-    when = time.strftime("%H:%M:%S")
+    when = outcome.get("at") or time.strftime("%H:%M:%S")
     if outcome.get("pending"):
         return f'{_PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">code still running at {when}…</p>'
     failures = outcome["failures"]
@@ -190,6 +195,17 @@ def anchor_blocks(content: str, fence_lines: list[int]) -> str:
     return _CODE_DIV.sub(add_id, content)
 
 
+_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">')
+
+
+def with_panel(output: str, panel: str) -> str:
+    """``output`` (a page's final HTML) with ``panel`` at the top of its article, where the content starts."""
+    m = _ARTICLE.search(output)
+    if m is None:  # a template without Material's article: the top of the body
+        m = re.search(r"<body[^>]*>", output)
+    return output if m is None else output[:m.end()] + panel + output[m.end():]
+
+
 def error_page(message: str) -> bytes:
     """A page showing a build error (live reload is added by the server)."""
     return (
@@ -206,9 +222,10 @@ def install_error_pages(server, state: ServeState) -> None:
 
     LiveReloadServer (MkDocs 1.6) leaves browsers waiting when the builder
     raises, and offers no hook for a build error; so its ``builder`` and its
-    request handler are wrapped on this one server instance.
+    request handler (wsgiref's ``get_app``/``set_app``) are wrapped on this one
+    server instance.
     """
-    build, serve_request = server.builder, server._serve_request
+    build, serve_request = server.builder, server.get_app()
 
     def builder(*args, **kwargs):
         # build_error changes only when a build ends, so a request never sees a half state;
@@ -227,17 +244,15 @@ def install_error_pages(server, state: ServeState) -> None:
         path = environ.get("PATH_INFO", "")
         if "/livereload/" in path or not (path.endswith("/") or path.endswith(".html")):
             return serve_request(environ, start_response)
-        with server._epoch_cond:  # as the server does: never answer from the middle of a rebuild
-            server._epoch_cond.wait_for(lambda: server._visible_epoch == server._wanted_epoch)
-            epoch = server._visible_epoch
+        epoch = livereload.visible_epoch(server)  # as the server does: never answer from the middle of a rebuild
         if state.build_error is not None:
-            content = server._inject_js_into_html(error_page(state.build_error), epoch)
+            content = livereload.with_livereload_script(server, error_page(state.build_error), epoch)
             start_response("500 Internal Server Error", [("Content-Type", "text/html"), ("Content-Length", str(len(content)))])
             return [content]
         return serve_request(environ, start_response)
 
     server.builder = builder
-    server._serve_request = request
+    server.set_app(request)
     state.notebooks.server = server
 
 
@@ -294,12 +309,8 @@ class BackgroundNotebooks:
         self.running.add(src)
 
         def work():
-            from types import SimpleNamespace
-
             try:
-                # mkdocs-jupyter's render only sets attributes on its first argument and
-                # writes the cache entry: run it on a stand-in, not on the live page.
-                render.__func__(SimpleNamespace(), config, files)
+                jupyter.render_detached(render, config, files)  # writes the cache entry, leaves the live page alone
             except Exception as exc:  # noqa: BLE001 - shown on the page at the next rebuild
                 self.failed[str(cache_path)] = f"{type(exc).__name__}: {str(exc).strip().splitlines()[-1] if str(exc).strip() else ''}"
             finally:
@@ -313,9 +324,7 @@ class BackgroundNotebooks:
         server = self.server
         if server is None:
             return
-        with server._rebuild_cond:
-            server._want_rebuild = True
-            server._rebuild_cond.notify_all()
+        livereload.request_rebuild(server)
 
 
 class BackgroundFigures:

@@ -9,6 +9,11 @@ computed once (the folder of the config file), and the snippet base paths are
 made absolute once (pymdownx.snippets resolves them against the working
 directory otherwise, which differs between the build and each test).
 
+MkDocs' configuration messages name the option but not its line ("Config
+value 'plugins': Plugin 'journal' option 'x': Unrecognised configuration
+name: x"): :func:`locate_config_message` finds that line by reading the file's
+YAML nodes, and :meth:`Settings.load` puts it first (``mkdocs.yml:48: ...``).
+
 ``Settings.load`` instantiates no plugin: loading mkdocs-jupyter imports
 nbconvert (about 2 s), and MkDocs caches plugin instances that define
 ``on_startup``, so a second load inside a running build would reset the live
@@ -19,16 +24,22 @@ plugin are validated with the blog plugin's own config class instead.
 from __future__ import annotations
 
 import functools
+import logging
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import markdown
+import yaml
 from mkdocs import exceptions
 from mkdocs.config import load_config
 from mkdocs.utils import yaml_load
 
-__all__ = ["BlogSettings", "ConfigError", "Settings", "find_root", "read_yaml"]
+__all__ = [
+    "BlogSettings", "ConfigError", "Settings", "config_line", "config_message_line", "find_root",
+    "locate_config_message", "read_yaml",
+]
 
 CONFIG_NAME = "mkdocs.yml"
 SNIPPETS = "pymdownx.snippets"
@@ -130,10 +141,7 @@ class Settings:
 
     def rel(self, path: str | os.PathLike) -> str:
         """``path`` relative to the project root (as error messages name files)."""
-        try:
-            return str(Path(path).resolve().relative_to(self.root))
-        except ValueError:
-            return str(path)
+        return _relative(str(self.root), os.fspath(path))
 
     def markdown_key(self) -> str:
         """The Markdown extensions and options as text, for cache keys: paths inside
@@ -170,6 +178,14 @@ class Settings:
         return self.blog is not None and self.blog.posts_dir in path.resolve().parents
 
 
+@functools.lru_cache(maxsize=16384)  # a build asks for every page several times; resolve() is a syscall each
+def _relative(root: str, path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root))
+    except ValueError:
+        return path
+
+
 def _blog_settings(options: dict, docs_dir: Path) -> BlogSettings:
     blog_dir = os.path.normpath(options.get("blog_dir", "blog"))
     post_dir = options.get("post_dir", "{blog}/posts").format(blog=blog_dir)
@@ -194,13 +210,14 @@ def read_yaml(config_file: str | os.PathLike) -> dict:
         raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
 
 
-def _raw_plugin_options(raw: dict, names: tuple[str, ...]) -> dict | None:
+def _raw_plugin_options(raw: dict, names: tuple[str, ...]) -> tuple[str, dict] | None:
+    """(the name as written, its options) of the first of ``names`` listed under plugins:."""
     plugins = raw.get("plugins") or []
     entries = plugins.items() if isinstance(plugins, dict) else (
         (e, {}) if isinstance(e, str) else next(iter(e.items())) for e in plugins)
     for name, options in entries:
         if name in names:
-            return options or {}
+            return name, options or {}
     return None
 
 
@@ -209,20 +226,27 @@ def _load(config_file: str) -> Settings:
     path = Path(config_file)
     if not path.is_file():
         raise ConfigError(f"no {path.name} at {path.parent}: run this from the journal's root folder")
+    said = _MkDocsMessages()
+    logging.getLogger("mkdocs").addHandler(said)
     try:
         config = load_config(config_file, plugins=[], hooks=[])
     except (exceptions.Abort, exceptions.ConfigurationError) as exc:
-        # MkDocs has logged the reason; name the file so the report points at it.
-        raise ConfigError(f"{config_file}: MkDocs cannot load this configuration ({exc})") from None
+        # MkDocs has logged the reason (or put it in the exception): the report
+        # starts with the file and the line it is about.
+        reason = said.messages[0] if said.messages else str(exc)
+        raise ConfigError(locate_config_message(path, reason, name=str(path))) from None
+    finally:
+        logging.getLogger("mkdocs").removeHandler(said)
     blog = None
     raw = read_yaml(path)
-    options = _raw_plugin_options(raw, BLOG_NAMES)
-    if options is not None:
-        blog = _blog_settings(_validated_blog_options(options, config_file), Path(config["docs_dir"]))
-    return Settings._make(config, path, path.parent, blog, _raw_plugin_options(raw, (JUPYTER,)))
+    listed = _raw_plugin_options(raw, BLOG_NAMES)
+    if listed is not None:
+        blog = _blog_settings(_validated_blog_options(*listed, config_file), Path(config["docs_dir"]))
+    jupyter = _raw_plugin_options(raw, (JUPYTER,))
+    return Settings._make(config, path, path.parent, blog, None if jupyter is None else jupyter[1])
 
 
-def _validated_blog_options(options: dict, config_file: str) -> dict:
+def _validated_blog_options(written: str, options: dict, config_file: str) -> dict:
     """The blog options with the blog plugin's defaults, checked by its own config class."""
     from material.plugins.blog.config import BlogConfig
 
@@ -230,8 +254,105 @@ def _validated_blog_options(options: dict, config_file: str) -> dict:
     config.load_dict(options)
     failed, _warnings = config.validate()
     if failed:
-        raise ConfigError(f"{config_file}: blog plugin options: " + "; ".join(f"{k}: {e}" for k, e in failed))
+        # Worded as MkDocs words a plugin's options, so the line of the first is found.
+        message = f"Config value 'plugins': Plugin '{written}' option " + "; ".join(f"'{k}': {e}" for k, e in failed)
+        raise ConfigError(locate_config_message(config_file, message, name=config_file))
     return dict(config)
+
+
+class _MkDocsMessages(logging.Handler):
+    """The warnings and errors MkDocs logs while it validates a configuration."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+# --------------------------------------------------------------------------
+# Which line of mkdocs.yml a configuration message is about
+
+_CONFIG_VALUE = re.compile(r"Config value '(?P<key>[^']+)': (?P<rest>.*)", re.S)
+_PLUGIN_OPTION = re.compile(r"Plugin '(?P<plugin>[^']+)' option '(?P<option>[^']+)'")
+_EXTENSION = re.compile(r"Failed to load extension '(?P<name>[^']+)'")
+_YAML_MARK = re.compile(r", line (?P<line>\d+), column \d+")
+_PARSE_ERROR = "MkDocs encountered an error parsing the configuration file"
+
+
+def _option_path(message: str) -> list[str]:
+    """The keys a message of MkDocs' config validation names, outermost first
+    (``['plugins', 'journal', 'no_such_option']``); [] when it names none."""
+    m = _CONFIG_VALUE.search(message)
+    if m is None:
+        return []
+    path = [m["key"]]
+    option = _PLUGIN_OPTION.match(m["rest"])
+    extension = _EXTENSION.search(m["rest"])
+    if option:
+        path += [option["plugin"], option["option"]]
+    elif extension:
+        path.append(extension["name"])
+    return path
+
+
+def _entries(node) -> list:
+    """(key node, value node) pairs: a mapping's items, or a sequence's items written
+    ``name`` or ``{name: options}`` (how plugins and Markdown extensions are listed)."""
+    if isinstance(node, yaml.MappingNode):
+        return node.value
+    if not isinstance(node, yaml.SequenceNode):
+        return []
+    pairs = []
+    for item in node.value:
+        if isinstance(item, yaml.ScalarNode):
+            pairs.append((item, item))
+        elif isinstance(item, yaml.MappingNode) and len(item.value) == 1:
+            pairs.append(item.value[0])
+    return pairs
+
+
+def config_line(config_file: str | os.PathLike, keys: list[str]) -> int | None:
+    """1-based line in ``config_file`` of the innermost of ``keys`` (a path of
+    mapping keys and plugin or extension names) found there; None if not even the first is.
+
+    MkDocs' config errors carry no line, so the file's YAML is composed (nodes
+    with their marks, no tag constructed: ``!ENV`` needs no environment here).
+    """
+    if not keys:
+        return None
+    try:
+        node = yaml.compose(Path(config_file).read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    line = None
+    for key in keys:
+        found = [(k, v) for k, v in _entries(node) if isinstance(k, yaml.ScalarNode) and k.value == key]
+        if not found:
+            break
+        key_node, node = found[0]
+        line = key_node.start_mark.line + 1
+    return line
+
+
+def config_message_line(config_file: str | os.PathLike, message: str) -> int | None:
+    """The line of ``config_file`` a message of MkDocs about it is about: the option a
+    validation message names (``Config value 'plugins': Plugin 'journal' option 'x': ...``)
+    or a YAML error's mark; None for any other message."""
+    marks = _YAML_MARK.findall(message)  # a YAML error: its problem's mark comes last
+    if marks and message.startswith(_PARSE_ERROR):
+        return int(marks[-1])
+    return config_line(config_file, _option_path(message))
+
+
+def locate_config_message(config_file: str | os.PathLike, message: str, name: str | None = None) -> str:
+    """``message`` (MkDocs' own, about ``config_file``) as ``name:N: message``, N the line
+    of :func:`config_message_line`; ``name`` defaults to the file's name; without a line,
+    ``name: message``."""
+    name = name or Path(config_file).name
+    line = config_message_line(config_file, message)
+    return f"{name}:{line}: {message}" if line else f"{name}: {message}"
 
 
 def find_root(start: Path | None = None) -> Path:

@@ -6,7 +6,9 @@ it: tests/test_site_build.py::test_docs_build.
 
 `built`: that build, for the tests that look at the real built site (browser,
 feeds, reproducibility, engines, ...). When the build failed they skip, naming
-the test that says why, so one mistake in docs/ is one failed test.
+the test that says why, so one mistake in docs/ is one failed test; when that
+test is not in the run (``pytest tests/browser``, ``-k``), they fail with the
+build's first problem instead, so a failed build is never only skips.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from journal_site import BUILD_TEST, Built, copy_project, freeze_as_git_repo, mkdocs_build, once_per_session
+from journal_site import BUILD_TEST, Built, build_problem, copy_project, freeze_as_git_repo, in_this_run, mkdocs_build, once_per_session
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +32,10 @@ def docs_build(tmp_path_factory) -> Built:
 
 
 @pytest.fixture(scope="session")
-def built(docs_build) -> Built:
+def built(docs_build, request) -> Built:
     if docs_build.returncode != 0:
-        pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
+        if in_this_run(request.session, BUILD_TEST):
+            pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
+        pytest.fail(f"{build_problem(docs_build.output, docs_build.project)}\n(docs/ did not build; "
+                    f"{BUILD_TEST}, which reports it, is not in this run)", pytrace=False)
     return docs_build

@@ -4,10 +4,10 @@ both be imported as `conftest`).
 
 Two kinds of site:
 
-- the fixture journal (`fixture_project`): tests/fixtures/journal/ with the
-  project's real mkdocs.yml (nav and site_name replaced), pyproject.toml and
-  journal_tools/. Every test of the build code builds or runs this one, so a
-  mistake in the author's docs/ never fails them;
+- the fixture journal (`fixture_project`): tests/fixtures/journal/ with its
+  own mkdocs.yml, and the project's pyproject.toml and journal_tools/. Every
+  test of the build code builds or runs this one, so a mistake in the author's
+  docs/ or mkdocs.yml never fails them;
 - the author's site (`copy_project`): exactly one test builds it
   (tests/test_site_build.py::test_docs_build, the strict build of docs/); the
   tests that look at the real built site depend on that build through the
@@ -26,6 +26,7 @@ in the real checkout, and tests/test_reproducible.py rebuilds the same copy.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -76,8 +77,11 @@ def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
         return shared, json.loads(record.read_text(encoding="utf-8"))
 
 
-def copy_project(dst: Path, src: Path = ROOT) -> Path:
-    """Copy what the build reads from ``src`` into ``dst`` (created)."""
+def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+    """Copy what the build reads from ``src`` into ``dst`` (created).
+
+    ``caches=False``: without the stored build caches, so the build runs every
+    notebook and draws every figure itself."""
     dst.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         shutil.copy2(src / name, dst / name)
@@ -88,7 +92,8 @@ def copy_project(dst: Path, src: Path = ROOT) -> Path:
     # it into the site; without it every page requests a font that is not there.
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
-    seed_caches(dst, CACHE_STORE, src / ".cache")
+    if caches:
+        seed_caches(dst, CACHE_STORE, src / ".cache")
     return dst
 
 
@@ -126,21 +131,6 @@ def keep_caches(project: Path) -> None:
 # The one test that builds the author's docs/ (the strict build of the real site).
 BUILD_TEST = "tests/test_site_build.py::test_docs_build"
 FIXTURE = ROOT / "tests" / "fixtures" / "journal"
-FIXTURE_NAV = """nav:
-  - Home: index.md
-  - Journal:
-      - blog/index.md
-  - Notebook: notebooks/fixture_notebook.py
-"""
-_NAV = re.compile(r"(?m)^nav:[ \t]*\n(?:(?:[ \t].*)?\n)*")
-
-
-def fixture_config(config: str) -> str:
-    """The project's mkdocs.yml text with the fixture journal's nav and name."""
-    config = re.sub(r"(?m)^site_name:.*$", "site_name: Fixture journal", config, count=1)
-    if _NAV.search(config + "\n"):
-        return _NAV.sub(FIXTURE_NAV, config + "\n", count=1).rstrip("\n") + "\n"
-    return config.rstrip("\n") + "\n\n" + FIXTURE_NAV
 
 
 def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
@@ -148,7 +138,7 @@ def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path
 
     ``caches=False``: without the stored build caches, for tests of the caches themselves."""
     dst.mkdir(parents=True, exist_ok=True)
-    (dst / "mkdocs.yml").write_text(fixture_config((src / "mkdocs.yml").read_text(encoding="utf-8")), encoding="utf-8")
+    shutil.copy2(FIXTURE / "mkdocs.yml", dst / "mkdocs.yml")
     for name in ("pyproject.toml", "requirements.txt"):
         shutil.copy2(src / name, dst / name)
     for name in ("docs", "snippets"):
@@ -159,6 +149,15 @@ def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path
     if caches:
         seed_caches(dst, CACHE_STORE, src / ".cache")
     return dst
+
+
+def without_notebook_execution(project: Path) -> Path:
+    """Make ``project``'s notebooks render without running (mkdocs-jupyter's ``execute: false``):
+    for builds whose test is not about notebooks."""
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
+    return project
 
 
 def _git(*args: str, cwd: Path, env: dict | None = None) -> str:
@@ -190,6 +189,18 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subproce
     return proc
 
 
+_H1 = re.compile(r"<h1\b[^>]*>(?P<inner>.*?)</h1>", re.S)
+_PERMALINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
+
+
+def heading_text(page_html: str) -> str:
+    """The text a reader sees in the first <h1> of ``page_html`` (its permalink left out), or ''."""
+    h1 = _H1.search(page_html)
+    if h1 is None:
+        return ""
+    return html.unescape(re.sub(r"<[^>]+>", "", _PERMALINK.sub("", h1["inner"]))).strip()
+
+
 class Built:
     """The session's build: ``site`` (the output), ``output`` (mkdocs' log),
     ``project`` (the frozen copy it was built from), ``returncode``."""
@@ -207,17 +218,38 @@ class Built:
 # --------------------------------------------------------------------------
 # A failed build of docs/: the first problem, and the page test that reports it
 
+
+def in_this_run(session, nodeid: str) -> bool:
+    """Is the test ``nodeid`` collected in this session (under pytest-xdist every worker
+    collects them all)? A test may skip saying another reports its failure only then."""
+    return any(item.nodeid == nodeid for item in session.items)
+
 _LOG_LINE = re.compile(r"^(?:ERROR|WARNING)\s+-\s+(?P<message>.*)$")
 _LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+): ")
 
 
 def first_problem(output: str) -> str:
-    """The build's first located ``path:line: message`` (else its first error or warning)."""
+    """The build's first located ``path:line: message`` (else its first error or warning,
+    else the error the command line printed: ``Error: ...`` to the end, or the last line)."""
     messages = [m["message"].strip() for m in map(_LOG_LINE.match, output.splitlines()) if m]
     located = [msg for msg in messages if _LOCATED.match(msg)]
     if located:
         return located[0]
-    return messages[0] if messages else (output.strip().splitlines() or ["(no output)"])[-1]
+    if messages:
+        return messages[0]
+    lines = output.strip().splitlines() or ["(no output)"]
+    start = next((i for i, line in enumerate(lines) if line.startswith("Error: ")), len(lines) - 1)
+    return "\n".join(lines[start:]).removeprefix("Error: ")
+
+
+def build_problem(output: str, project: Path) -> str:
+    """:func:`first_problem` of a build of ``project``; a message about its mkdocs.yml
+    (MkDocs names the option, not the line) gets ``mkdocs.yml:N: `` in front."""
+    from journal_tools.settings import config_message_line
+
+    problem = first_problem(output)
+    line = None if _LOCATED.match(problem) else config_message_line(project / "mkdocs.yml", problem)
+    return f"mkdocs.yml:{line}: {problem}" if line else problem
 
 
 def reporting_page_test(problem: str, project: Path) -> str | None:
@@ -230,13 +262,16 @@ def reporting_page_test(problem: str, project: Path) -> str | None:
     BibTeX file (``references.bib::bibliography``). Only the same file and line
     (and, for a notebook, the same exception) counts as the same report.
     """
-    from journal_tools.settings import Settings
+    from journal_tools.settings import ConfigError, Settings
 
     m = _LOCATED.match(problem)
     if m is None:
         return None
     path = project / m["path"]
-    settings = Settings.load(project / "mkdocs.yml")
+    try:
+        settings = Settings.load(project / "mkdocs.yml")
+    except ConfigError:  # then no page test can run either
+        return None
     if not path.is_file() or settings.docs_dir not in path.resolve().parents:
         return None
     if path.suffix == ".bib":

@@ -1,6 +1,6 @@
 """Catalogue of bad inputs: each fault is planted in a temporary copy of the
-fixture journal (tests/fixtures/journal, built with the project's mkdocs.yml
-and journal_tools; never the author's docs/), and what a writer would run must
+fixture journal (tests/fixtures/journal, built with its own mkdocs.yml and
+journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would run must
 fail with a message naming the file (and the line, where there is one).
 
 Build-level faults run `mkdocs build --strict` on the copy; page-level faults
@@ -15,14 +15,13 @@ The first line of each message is printed (`pytest -s` shows them).
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from journal_site import ENV, first_problem, fixture_project, mkdocs_build, reporting_page_test
+from journal_site import ENV, build_problem, fixture_project, mkdocs_build, reporting_page_test, without_notebook_execution
 
 POST_DATE = "2030-01-01"
 
@@ -42,11 +41,7 @@ def pristine(tmp_path_factory) -> Path:
 
 def project_copy(pristine: Path, dst: Path, *, run_notebooks: bool = False) -> Path:
     shutil.copytree(pristine, dst)
-    if not run_notebooks:
-        config = dst / "mkdocs.yml"
-        text = config.read_text(encoding="utf-8")
-        config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
-    return dst
+    return dst if run_notebooks else without_notebook_execution(dst)
 
 
 def plant(root: Path, rel: str, text: str) -> str:
@@ -71,7 +66,7 @@ def build_fails_naming(root: Path, tmp_path: Path, where: str, reported_by: str 
     assert proc.returncode != 0, f"the build passed with the fault planted:\n{output}"
     line = first_line_naming(output, where)
     assert line, f"{where!r} named nowhere in the build's output:\n{output}"
-    problem = first_problem(output)
+    problem = build_problem(output, root)
     assert where in problem, (problem, output)
     assert reporting_page_test(problem, root) == reported_by, problem
     print(f"\n[bad input] {line}")
@@ -84,6 +79,23 @@ def line_of(text: str, needle: str) -> int:
 
 # --------------------------------------------------------------------------
 # Build-level faults (mkdocs build --strict)
+
+
+def test_unknown_plugin_option_in_mkdocs_yml(pristine, tmp_path):
+    """MkDocs names the option, not the line: the report starts with mkdocs.yml's line."""
+    root = project_copy(pristine, tmp_path / "p")
+    config = root / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "\n  - journal\n" in text
+    text = text.replace("\n  - journal\n", "\n  - journal:\n      no_such_option: 1\n", 1)
+    config.write_text(text, encoding="utf-8")
+    proc = mkdocs_build(root, tmp_path / "site")
+    assert proc.returncode != 0, proc.stdout
+    problem = build_problem(proc.stdout, root)
+    where = f"mkdocs.yml:{line_of(text, 'no_such_option')}: "
+    assert problem.startswith(where + "Config value 'plugins': Plugin 'journal' option 'no_such_option'"), (problem, proc.stdout)
+    assert reporting_page_test(problem, root) is None  # no page test reports it: test_docs_build does
+    print(f"\n[bad input] {problem}")
 
 
 def test_entry_without_date(pristine, tmp_path):

@@ -5,7 +5,9 @@ so the journal's way out is ProperDocs, a maintained MkDocs 1.x fork that
 loads the same plugins (the journal's, blog, RSS, mkdocs-jupyter) and the same
 Markdown extensions. This test keeps that door open: it builds the session's
 frozen copy (fixture `built`, the MkDocs build) a second time with
-`properdocs build --strict` and compares the two sites:
+`properdocs build --strict`, with empty build caches (so ProperDocs executes
+the notebook and draws the figures itself, as it would on a fresh clone), and
+compares the two sites:
 
 - the same files (paths);
 - every HTML page: the same visible text and the same MathML, formula by formula;
@@ -29,7 +31,7 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
-from journal_site import ENV, copy_project, freeze_as_git_repo
+from journal_site import BUILD_CACHES, ENV, copy_project, freeze_as_git_repo
 
 NOT_BUILT = {"screenshots"}  # written into the session's build by tests/browser
 MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)  # math-core never nests <math>
@@ -114,13 +116,22 @@ def compare_sites(mkdocs_site: Path, properdocs_site: Path) -> list[str]:
     return problems
 
 
+def cache_entries(project: Path) -> dict[str, int]:
+    """How many entries each build cache of ``project`` holds."""
+    return {name: sum(1 for p in (project / ".cache" / name).glob("*") if p.is_file()) for name in BUILD_CACHES}
+
+
 def test_properdocs_builds_the_same_site(built, tmp_path):
-    # A copy of the frozen copy (same sources, same commit date): ProperDocs' own
-    # caches (figures, notebook), so it runs every plugin step itself.
-    project = copy_project(tmp_path / "project", src=built.project)
+    # A copy of the frozen copy (same sources, same commit date) with no build cache:
+    # ProperDocs runs every plugin step itself (the notebook, the figures).
+    project = copy_project(tmp_path / "project", src=built.project, caches=False)
     freeze_as_git_repo(project)
+    before = cache_entries(project)
     proc = properdocs_build(project, tmp_path / "site")
     assert proc.returncode == 0, f"properdocs build --strict failed:\n{proc.stdout}"
+    # What it executed and drew, it cached: every cache was empty, and now is not.
+    assert before == dict.fromkeys(BUILD_CACHES, 0) and all(cache_entries(project).values()), (before, cache_entries(project))
+    assert "Cache miss, writing" in proc.stdout, "ProperDocs did not execute the notebook:\n" + proc.stdout
 
     pages = sorted(built.site.rglob("*.html"))
     assert sum(len(MATH.findall(p.read_text("utf-8"))) for p in pages) > 0, "no MathML in the MkDocs site to compare"

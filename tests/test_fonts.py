@@ -1,5 +1,6 @@
 """The math font subset of journal_tools/fonts.py (needs the installed font:
-``python -m journal_tools.fonts install``; skipped without it)."""
+``python -m journal_tools.fonts install``; without it these skip, and fail under
+CI=true: tests/prerequisites.py)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from fontTools.ttLib import TTFont
+from prerequisites import FONT_MISSING, require
 
 from journal_tools import fonts
 
-pytest.importorskip("fontTools")
-from fontTools.ttLib import TTFont  # noqa: E402
-
 ROOT = Path(__file__).resolve().parent.parent
 ORIGINALS = fonts.font_files(ROOT)
-pytestmark = pytest.mark.skipif(not ORIGINALS, reason="math font not installed (python -m journal_tools.fonts install)")
+
+
+@pytest.fixture(autouse=True)
+def installed_font():
+    require(bool(ORIGINALS), FONT_MISSING)
 
 
 @pytest.fixture(scope="module")

@@ -144,8 +144,11 @@ def test_escaped_dollars_stay_text_and_entry_point_name_loads():
 
 
 def test_excerpt_views_and_feeds_use_the_same_extension():
-    """The site's mkdocs.yml lists the extension, not arithmatex (one path for all renders)."""
+    """The fixture journal's mkdocs.yml lists the extension, not arithmatex (one path for all
+    renders); the author's site is checked by its built pages (tests/test_site_build.py)."""
+    from journal_site import FIXTURE
+
     from journal_tools.settings import Settings
 
-    names = Settings.load().markdown_extensions
+    names = Settings.load(FIXTURE / "mkdocs.yml").markdown_extensions
     assert "journal_tools.markdown_math" in names and "pymdownx.arithmatex" not in names

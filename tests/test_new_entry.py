@@ -1,7 +1,7 @@
 """Tests for journal_tools/new_entry.py (`make new TITLE="..."`).
 
 Every test works in a temporary copy of the fixture journal (tests/fixtures/journal,
-with the project's mkdocs.yml and journal_tools), never in the real docs/.
+with its own mkdocs.yml, and journal_tools), never in the real docs/.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from journal_site import fixture_project
+from journal_site import fixture_project, heading_text, without_notebook_execution
 from pytest_codeblocks import extract_from_buffer
 
 from journal_tools import new_entry
@@ -259,24 +259,95 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
     create_entry(project, TITLE, DATE)[0]
     result = mkdocs_build(project)
     if result.returncode != 0:
-        # Tell a broken entry from a site that does not build yet for other reasons
-        # (other work in progress): build a copy without the new entry.
+        # Say whether the entry breaks the build or the fixture journal does not build
+        # at all (then journal_tools or the fixture is broken: a failure all the same).
         baseline = tmp_path / "baseline"
         shutil.copytree(project, baseline, ignore=shutil.ignore_patterns("site"))
         for p in paths(baseline):
             p.unlink()
-        base = mkdocs_build(baseline)
-        if base.returncode != 0:
-            pytest.skip(
-                "the site does not build even without the new entry (not this entry's fault): "
-                + base.stderr.strip().splitlines()[-1]
-            )
-        pytest.fail("the build fails only with the new entry:\n" + result.stderr)
+        alone = mkdocs_build(baseline).returncode == 0
+        pytest.fail(("the build fails only with the new entry" if alone else
+                     "the fixture journal does not build, with or without the new entry") + ":\n" + result.stderr)
     slug_page = project / "site" / "blog" / DATE.strftime("%Y/%m/%d") / SLUG / "index.html"
     assert slug_page.is_file(), sorted(p.name for p in (project / "site" / "blog").rglob("*"))
     html = slug_page.read_text(encoding="utf-8")
     assert "exps" in html and "0.2447" in html  # the include was expanded
     assert "--8&lt;--" not in html and "--8<--" not in html
+
+
+# --- any title: the generated files pass lint, build and run -------------------------
+
+AWKWARD_TITLES = {
+    "planted": "Planted entry for checks",
+    "unicode": "Über Softmax — naïve 注意力 🚀",
+    "digits-first": "2 heads beat 1: multi-head attention",
+    "punctuation": 'Q, K & V: "take 2" — C# {sets} *stars* $5 or $x$ \\(no math\\) <!-- more --> [a](b.md) `code`!',
+    "very-long": "A very long title about attention, " * 7 + "the end",
+}
+
+
+def test_headings_render_as_the_title_itself():
+    md = Settings.load(REPO / "tests" / "fixtures" / "journal" / "mkdocs.yml").markdown()
+    for title in [*AWKWARD_TITLES.values(), "C#", "trailing \\", "attr {: .x}", "&amp; as typed", "$\\frac{1}{2$"]:
+        html = md.reset().convert("# " + new_entry.markdown_text(title))
+        assert "<math" not in html, (title, html)
+        assert heading_text(html) == title, (title, html)
+
+
+@pytest.fixture(scope="module")
+def awkward(tmp_path_factory) -> tuple[Path, dict[str, list[Path]]]:
+    """One copy of the fixture journal with an entry for each awkward title."""
+    root = without_notebook_execution(fixture_project(tmp_path_factory.mktemp("awkward") / "journal"))
+    return root, {name: create_entry(root, title, DATE) for name, title in AWKWARD_TITLES.items()}
+
+
+@pytest.mark.parametrize("name", AWKWARD_TITLES)
+def test_generated_python_passes_lint(awkward, name):
+    """`make lint` (ruff, with the project's pyproject.toml) passes on what `make new` wrote."""
+    root, created = awkward
+    ruff = Path(sys.executable).parent / "ruff"
+    py = [str(p.relative_to(root)) for p in created[name] if p.suffix == ".py"]
+    assert len(py) == 2
+    result = subprocess.run([str(ruff), "check", "--no-cache", *py], cwd=root, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_generated_entries_build_with_their_titles(awkward):
+    root, created = awkward
+    result = mkdocs_build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    headings = {heading_text(p.read_text(encoding="utf-8")) for p in (root / "site" / "blog").glob("2025/07/27/*/index.html")}
+    missing = [title for title in AWKWARD_TITLES.values() if title not in headings]
+    assert not missing, f"entries whose page does not show their title: {missing} (pages show {sorted(headings)})"
+
+
+def test_generated_tests_and_pages_pass(awkward):
+    """The snippet tests and the page doc-tests of every generated entry, in one run."""
+    root, created = awkward
+    targets = [str(p.relative_to(root)) for paths in created.values() for p in paths if p.suffix == ".md" or p.name.startswith("test_")]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *targets],
+        cwd=root, capture_output=True, text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"executed {2 * len(AWKWARD_TITLES)} of {2 * len(AWKWARD_TITLES)} code blocks" in result.stdout, result.stdout
+
+
+def test_make_new_passes_the_title_as_typed(project):
+    """`make new TITLE=...`: neither make nor the shell reads $, quotes, backticks or backslashes in it."""
+    title = AWKWARD_TITLES["punctuation"] + " it's `pwd` $(HOME) $$"
+    make = shutil.which("make")
+    assert make, "make is not installed (the two promised commands are make targets)"
+    # -o setup: the .venv of this checkout is used as it is (BIN), never set up from a test.
+    result = subprocess.run([make, "-f", str(REPO / "Makefile"), "-C", str(project), "-o", "setup",
+                             f"BIN={Path(sys.executable).parent}", "new", f"TITLE={title}"],
+                            capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    (page,) = (project / "docs" / "blog" / "posts").glob(f"{dt.date.today().isoformat()}-*.md")
+    heading = next(line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    md = Settings.load(project / "mkdocs.yml").markdown()
+    assert heading_text(md.convert(heading)) == title, heading
 
 
 def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):

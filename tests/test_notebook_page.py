@@ -3,6 +3,7 @@
 from types import SimpleNamespace
 
 import pytest
+from journal_site import FIXTURE
 
 from journal_tools import notebooks
 
@@ -31,7 +32,7 @@ def test_markdown_cells_use_the_site_markdown(monkeypatch):
     from journal_tools.settings import Settings
 
     monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
-    notebooks.install_markdown(Settings.load())
+    notebooks.install_markdown(Settings.load(FIXTURE / "mkdocs.yml"))
     exporter = nbconvert2.HTMLExporter()
     out = exporter.markdown2html({}, "## Check 2: `nn.Linear` weights\n\nWeights $W^Q$ and `$not math$`.\n\n$$\nA = Q K^{\\top}\n$$\n")
     assert out.count("<math") == 2 and "$W^Q$" not in out

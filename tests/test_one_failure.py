@@ -1,31 +1,34 @@
 """One authoring mistake in docs/, one failed test, whose report starts with `file:line:`.
 
-Each mistake of the catalogue below is planted alone in a copy of the whole
-project (mkdocs.yml, pyproject.toml, requirements.txt, docs/, snippets/,
-journal_tools/, tests/), and pytest runs in that copy, in a subprocess:
+Each mistake of the catalogue below is planted alone in a copy of the fixture
+journal (tests/fixtures/journal: its own mkdocs.yml, docs/ and snippets/, with
+the project's pyproject.toml, requirements.txt, journal_tools/ and tests/), and
+pytest runs in that copy, in a subprocess:
 
     python -m pytest docs tests/test_site_build.py -p no:randomly -p no:cacheprovider --junitxml=...
 
-that is, every page doc-test of docs/ (pages and notebooks), the one test
-that builds docs/ (test_site_build.py::test_docs_build) and the tests of
-test_site_build.py that look at the built site (feeds, math, offline), as
+that is, every page doc-test of the copy's docs/ (pages and notebooks), the
+one test that builds docs/ (test_site_build.py::test_docs_build) and the tests
+of test_site_build.py that look at the built site (feeds, math, offline), as
 representatives of every test taking the `built` fixture (browser, engines,
-reproducibility skip through the same fixture, with the same reason). The
-rest of the suite never reads docs/: it runs on tests/fixtures/journal or on
-inline pages, so a mistake in docs/ cannot reach it. Running the whole suite
-per mistake would take about 15 minutes each; one run here takes 10-40 s.
+reproducibility skip through the same fixture, with the same reason); the one
+check of the author's own stylesheet is left out (the fixture has a stand-in).
+Running the whole suite per mistake would take about 15 minutes each; one run
+here takes 10-40 s. Neither the author's docs/ nor their mkdocs.yml is read,
+so no mistake of theirs can reach this catalogue: that is the one build of
+docs/ (test_docs_build) and the page tests' business.
 
 The mistakes are made in pages this test adds to the copy's docs/ (an entry,
-a page it links to, a notebook), a snippet module and an entry it appends to
-the citations' BibTeX file (the entry cites it), written correctly first: the author's own pages stay as they are, so editing them never breaks
-this catalogue. With the correct pages added, the same run must have no
-failure at all (the baseline, run once per session); if it does, docs/ already
-fails on its own, its own test reports that, and every case here skips
-saying so.
-
-For each mistake: exactly one failed test, no errors, and the first line of its
-report starts with `docs/...:N:` at the mistake's own line, with the hint where
-one helps.
+a page it links to, a notebook), a snippet module and an entry appended to
+the citations' BibTeX file (the planted entry cites it), written correctly
+first. With the correct pages added, the same run must have no failure at all:
+the baseline, run once per session, is a test of its own
+(test_the_planted_pages_pass_as_written). Each mistake is checked against that
+baseline: exactly one test fails that did not fail (or failed differently)
+without the mistake, no new error, and the first line of its report starts
+with `docs/...:N:` at the mistake's own line, with the hint where one helps.
+So a broken baseline is one failure, and every mistake still checks what it
+adds to it.
 """
 
 from __future__ import annotations
@@ -39,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from journal_site import CACHE_STORE, ENV, ROOT, once_per_session, seed_caches
+from journal_site import ENV, ROOT, fixture_project, once_per_session, seed_caches
 
 from journal_tools.settings import Settings
 
-COPIED = ("mkdocs.yml", "pyproject.toml", "requirements.txt", "docs", "snippets", "journal_tools", "tests")
-RUN = ["docs", "tests/test_site_build.py", "-p", "no:randomly", "-p", "no:cacheprovider", "-q", "--color=no"]
+RUN = ["docs", "tests/test_site_build.py", "--deselect", "tests/test_site_build.py::test_site_css_has_math_font_stack",
+       "-p", "no:randomly", "-p", "no:cacheprovider", "-q", "--color=no"]
 
 ENTRY = "docs/blog/posts/2025-07-28-planted-entry.md"
 TARGET = "docs/planted-target.md"
@@ -163,15 +166,9 @@ def plant_correct_pages(root: Path) -> None:
 
 
 def copy_of_project(dst: Path) -> Path:
-    dst.mkdir(parents=True)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "screenshots")
-    for name in COPIED:
-        src = ROOT / name
-        (shutil.copytree(src, dst / name, ignore=ignore) if src.is_dir() else shutil.copy2(src, dst / name))
-    fonts = ROOT / ".cache" / "fonts"
-    if fonts.is_dir():  # the math font (not committed): without it the font test skips
-        shutil.copytree(fonts, dst / ".cache" / "fonts")
-    seed_caches(dst, CACHE_STORE, ROOT / ".cache")  # built from content-keyed caches, as in tests/conftest.py
+    """The fixture journal (with the math font and the stored build caches), the tests, the correct pages."""
+    fixture_project(dst)
+    shutil.copytree(ROOT / "tests", dst / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
     plant_correct_pages(dst)
     return dst
 
@@ -196,8 +193,19 @@ def outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
     return failed, errors, total
 
 
+@dataclass
+class Baseline:
+    """The copy with the correct planted pages (``project``) and the outcomes of its run."""
+
+    project: Path
+    failed: list[tuple[str, str]]
+    errors: list[str]
+    total: int
+    output: str
+
+
 @pytest.fixture(scope="session")
-def pristine(tmp_path_factory) -> Path:
+def pristine(tmp_path_factory) -> Baseline:
     """The copy with the correct planted pages, and its baseline run: once per session
     (under pytest-xdist the first worker makes it, the other waits on a lock)."""
     def baseline_run(shared: Path) -> dict:
@@ -212,18 +220,22 @@ def pristine(tmp_path_factory) -> Path:
         return {"failed": failed, "errors": errors, "total": total, "output": output}
 
     shared, baseline = once_per_session(tmp_path_factory, "one-failure", baseline_run)
-    if baseline["failed"] or baseline["errors"]:
-        first = (baseline["failed"] or [(baseline["errors"][0], "")])[0]
-        pytest.skip(f"docs/ fails without any planted mistake ({first[0]}: {first[1]}): that test reports it; "
-                    "a second failure per mistake here would say nothing new")
-    assert baseline["total"] > 10, baseline["output"]
-    return shared / "project"
+    return Baseline(shared / "project", [tuple(f) for f in baseline["failed"]], baseline["errors"],
+                    baseline["total"], baseline["output"])
+
+
+def test_the_planted_pages_pass_as_written(pristine):
+    """The baseline: the fixture journal with the correct planted pages fails nothing."""
+    assert pristine.total > 10, pristine.output  # the docs/ tests did run
+    assert not pristine.errors, f"errors in {pristine.errors}:\n{pristine.output}"
+    assert not pristine.failed, "failed without any planted mistake:\n" + "\n".join(
+        f"{name}: {first}" for name, first in pristine.failed) + "\n\n" + pristine.output
 
 
 @pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name.replace(" ", "-"))
 def test_one_mistake_is_one_failure(pristine, tmp_path, mistake):
     root = tmp_path / "project"
-    shutil.copytree(pristine, root)
+    shutil.copytree(pristine.project, root)
     page = root / mistake.path
     text = page.read_text(encoding="utf-8")
     assert mistake.old in text, f"{mistake.old!r} not in the planted {mistake.path}"
@@ -237,9 +249,12 @@ def test_one_mistake_is_one_failure(pristine, tmp_path, mistake):
     print(f"\n[{mistake.name}] {summary}\n  " + "\n  ".join(f"{n}: {first}" for n, first in failed))
 
     assert total > 10, output  # the docs/ tests did run
-    assert not errors, f"errors in {errors}:\n{output}"
-    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}):\n{output}"
-    (name, first), = failed
+    new_errors = [e for e in errors if e not in pristine.errors]
+    assert not new_errors, f"errors in {new_errors}:\n{output}"
+    # What the mistake added to the baseline (nothing fails there, unless its own test says so).
+    added = [f for f in failed if f not in pristine.failed]
+    assert len(added) == 1, f"{len(added)} failed tests for one mistake ({mistake.name}):\n{output}"
+    (name, first), = added
     assert first.startswith(where), f"{name}: the report starts {first!r}, not with {where!r}"
     for needle in mistake.says:
         assert needle in first, f"{needle!r} not on the first line: {first!r}"

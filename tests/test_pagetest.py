@@ -1,5 +1,5 @@
 """The page doc-test plugin, run on a temporary copy of the fixture journal
-(tests/fixtures/journal with the project's mkdocs.yml and journal_tools).
+(tests/fixtures/journal with its own mkdocs.yml, and journal_tools).
 
 Each test plants one fault (or one feature) in a copy of the site and runs
 pytest on it in-process (pytester), then reads what a person would read: the
@@ -11,11 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from journal_site import fixture_project
+from journal_site import FIXTURE, fixture_project
 
 pytest_plugins = ["pytester"]
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _preload_site_modules() -> None:
@@ -32,7 +30,7 @@ def _preload_site_modules() -> None:
 
     from journal_tools.settings import Settings
 
-    Settings.load(ROOT / "mkdocs.yml").markdown()
+    Settings.load(FIXTURE / "mkdocs.yml").markdown()
 
 
 _preload_site_modules()

@@ -9,41 +9,37 @@ not build. The build code itself is tested on small sites elsewhere
 
 from __future__ import annotations
 
-import os
 import re
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
 
-import markdown
 import pytest
 import yaml
-from journal_site import first_problem, reporting_page_test
-from mkdocs.config import load_config
-from mkdocs.structure.files import get_files
+from journal_site import build_problem, first_problem, in_this_run, reporting_page_test
 from mkdocs.utils import meta as mkdocs_meta
-
-ROOT = Path(__file__).resolve().parent.parent
-
+from prerequisites import FONT_MISSING, require
+from site_math import missing_mathml, raw_tex
 
 # The build: the session-wide `docs_build` fixture of tests/conftest.py (one
 # strict build of a frozen copy of the project, shared with the browser tests).
 
 
-def test_docs_build(docs_build):
+def test_docs_build(docs_build, request):
     """The strict build of the real site, docs/ as written.
 
-    When it fails on a mistake a page test already reports (a post's front
-    matter or includes, a formula, a notebook cell: the same file and line),
-    this test skips naming that page test, so the mistake is one failure.
+    When it fails on a mistake a page test of this run already reports (a
+    post's front matter or includes, a formula, a notebook cell: the same file
+    and line), this test skips naming that page test, so the mistake is one failure.
     Otherwise it fails with the build's first problem, ``path:line: ...``
-    where the build names one (broken links do: journal_tools.validate.LinkLocator).
+    where the build names one (broken links do: journal_tools.validate.LinkLocator;
+    a mistake in mkdocs.yml gets its line from journal_tools.settings).
     """
     if docs_build.returncode != 0:
-        problem = first_problem(docs_build.output)
+        problem = build_problem(docs_build.output, docs_build.project)
         reporter = reporting_page_test(problem, docs_build.project)
-        if reporter:
+        if reporter and in_this_run(request.session, reporter):
             pytest.skip(f"the build stopped at {problem.split(': ', 1)[0]}, which the page test {reporter} reports")
         pytest.fail(f"{problem}\n(mkdocs build --strict of docs/ failed, exit {docs_build.returncode})\n\n"
                     + docs_build.output[-4000:], pytrace=False)
@@ -53,7 +49,7 @@ def test_docs_build(docs_build):
     warnings = [ln for ln in docs_build.output.splitlines() if re.match(r"\s*WARNING\b", ln)]
     assert not warnings, "\n".join(warnings)
     assert (docs_build.site / "index.html").is_file()  # the home page is the journal's index (blog_dir ".")
-    assert (docs_build.site / "tags" / "index.html").is_file()
+    # (the tags page: tests/browser/test_home.py::test_tags_page_lists_every_tag)
 
 
 def test_first_problem_is_the_first_located_message():
@@ -64,6 +60,8 @@ def test_first_problem_is_the_first_located_message():
     links = "WARNING -  docs/index.md:4: Doc file 'index.md' contains a link 'a.md'\nWARNING -  docs/b.md:2: ...\n"
     assert first_problem(links) == "docs/index.md:4: Doc file 'index.md' contains a link 'a.md'"
     assert first_problem("ERROR   -  Config value 'x': bad\nAborted with 1 configuration errors!\n") == "Config value 'x': bad"
+    yaml_error = 'Error: MkDocs encountered an error parsing the configuration file: while parsing\n  in "mkdocs.yml", line 4, column 2\n'
+    assert first_problem(yaml_error) == yaml_error.strip().removeprefix("Error: ")
 
 
 # --------------------------------------------------------------------------
@@ -160,57 +158,19 @@ def test_site_css_has_math_font_stack(built):
 
 
 def test_no_unconverted_math(built):
-    raw = [
-        str(p.relative_to(built.site))
-        for p in built.html_pages()
-        if 'class="arithmatex"' in p.read_text(encoding="utf-8")
-    ]
-    assert not raw, f"raw arithmatex TeX left in: {raw}"
-
-
-def _pages_with_math(root: Path) -> dict[str, tuple[int, Path | None]]:
-    """{src_uri: (formula count, built path relative to the site, or None)} for
-    every Markdown file under docs/ whose source holds math, as the site's
-    Markdown config sees it (drafts left out: they are not built).
-
-    Destinations come from MkDocs' own file collection plus the plugins'
-    on_files (the blog plugin moves posts to blog/YYYY/MM/DD/slug/)."""
-    cwd = os.getcwd()
-    os.chdir(root)  # the blog plugin resolves docs_dir against the cwd
-    cfg = load_config(str(root / "mkdocs.yml"))
-    try:
-        cfg.plugins.on_startup(command="build", dirty=False)
-        cfg = cfg.plugins.on_config(cfg)
-        files = cfg.plugins.on_files(get_files(cfg), config=cfg)
-        md = markdown.Markdown(extensions=cfg.markdown_extensions, extension_configs=cfg.mdx_configs)
-        docs = Path(cfg.docs_dir)
-        found = {}
-        for path in sorted(docs.rglob("*.md")):
-            body, meta = mkdocs_meta.get_data(path.read_text(encoding="utf-8"))
-            if meta.get("draft"):
-                continue
-            count = md.reset().convert(body).count('class="arithmatex"')
-            if count:
-                src_uri = path.relative_to(docs).as_posix()
-                file = files.get_file_from_path(src_uri)
-                found[src_uri] = (count, None if file is None else Path(file.dest_uri))
-        return found
-    finally:
-        cfg.plugins.on_shutdown()
-        os.chdir(cwd)
+    """No text a reader sees (outside code and MathML) still holds TeX in the math syntax."""
+    raw = {}
+    for page in built.html_pages():
+        found = raw_tex(page.read_text(encoding="utf-8"))
+        if found:
+            raw[str(page.relative_to(built.site))] = found[:3]
+    assert not raw, f"TeX left unconverted: {raw}"
 
 
 def test_every_page_with_math_has_mathml(built):
-    pages = _pages_with_math(built.project)
-    missing = []
-    for src, (count, dest) in pages.items():
-        if dest is None or not (built.site / dest).is_file():
-            missing.append(f"{src}: {count} formulas in source, no built page ({dest})")
-            continue
-        out = (built.site / dest).read_text(encoding="utf-8")
-        n_math = len(re.findall(r"<math\b", out))
-        if n_math < count:
-            missing.append(f"{src} -> {dest}: {count} formulas in source, {n_math} <math> built")
+    """Each page's formulas (a notebook's Markdown cells included) are <math> elements of its built page."""
+    total, missing = missing_mathml(built.site, built.project)
+    assert total > 0, "no formula found in any source of docs/: the sources were not read"
     assert not missing, "\n".join(missing)
 
 
@@ -281,9 +241,8 @@ def test_posts_write_dates_one_way(built):
 def test_math_font_is_copied_into_site(built):
     from journal_tools import fonts
 
-    installed = fonts.font_files(ROOT)
-    if not installed:
-        pytest.skip("math font not installed (python -m journal_tools.fonts install)")
+    installed = fonts.font_files(built.project)
+    require(bool(installed), FONT_MISSING)
     copied = sorted(p.name for p in (built.site / "assets" / "fonts").iterdir())
     assert copied == sorted(p.name for p in installed)
     assert any(name.endswith(".woff2") for name in copied)
@@ -296,9 +255,8 @@ def test_site_font_has_every_math_character_and_little_else(built):
 
     from journal_tools import fonts
 
-    installed = fonts.font_files(ROOT)
-    if not installed:
-        pytest.skip("math font not installed (python -m journal_tools.fonts install)")
+    installed = fonts.font_files(built.project)
+    require(bool(installed), FONT_MISSING)
     used = set()
     for page in built.html_pages():
         used |= fonts.math_codepoints(page.read_text(encoding="utf-8"))
@@ -406,7 +364,9 @@ def _entry_pages(built) -> dict[Path, str]:
 
 
 def test_every_page_has_one_description_and_entries_preview_as_themselves(built):
-    site_description = load_config(str(built.project / "mkdocs.yml"))["site_description"]
+    from journal_tools.settings import read_yaml
+
+    site_description = read_yaml(built.project / "mkdocs.yml")["site_description"]
     entries = _entry_pages(built)
     assert len(entries) == len(_posts(built.project)) and all(p.is_file() for p in entries)
     problems = []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from journal_site import ENV, ROOT, fixture_project, mkdocs_build
+from journal_site import ENV, ROOT, fixture_project, mkdocs_build, without_notebook_execution
 
 from journal_tools.verified import torch_version
 
@@ -43,10 +43,8 @@ def badges(root: Path, site: Path) -> dict[str, tuple[bool, str]]:
 
 @pytest.fixture
 def project(tmp_path) -> Path:
-    root = fixture_project(tmp_path / "project")
-    config = root / "mkdocs.yml"  # notebooks rendered, not executed: the badge does not depend on it
-    config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", config.read_text(encoding="utf-8")), encoding="utf-8")
-    return root
+    # notebooks rendered, not executed: the badge does not depend on it
+    return without_notebook_execution(fixture_project(tmp_path / "project"))
 
 
 STALE = "Not verified since the last change: make test runs this page's code."

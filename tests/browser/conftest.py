@@ -2,7 +2,7 @@
 127.0.0.1 by a threaded http.server on a free port, and Debian's Chromium
 driven by Playwright. Playwright never downloads a browser here: it launches
 /usr/bin/chromium. Without it the browser tests skip locally and FAIL under
-CI=true (.ci/run and the workflow install it)."""
+CI=true (.ci/run and the workflow install it: tests/prerequisites.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from prerequisites import require
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -24,12 +25,8 @@ CHROMIUM_ARGS = [
 
 
 def _require_chromium() -> None:
-    if os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK):
-        return
-    reason = f"{CHROMIUM} not found: the browser tests need Debian's chromium (apt-get install chromium)"
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"CI: {reason}", pytrace=False)
-    pytest.skip(reason)
+    require(os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK),
+            f"{CHROMIUM} not found: the browser tests need Debian's chromium (apt-get install chromium)")
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):

@@ -20,7 +20,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import yaml
+from journal_site import heading_text
 from mkdocs.utils import meta as mkdocs_meta
+
+from journal_tools.settings import Settings
 
 
 class _Links(HTMLParser):
@@ -90,10 +93,15 @@ def _entries(project: Path) -> list[dict]:
         if meta.get("draft"):
             continue
         date = meta["date"]["created"] if isinstance(meta["date"], dict) else meta["date"]
-        title = meta.get("title") or re.search(r"(?m)^# (.+)$", body).group(1).strip()
+        title = meta.get("title") or _rendered(re.search(r"(?m)^# (.+)$", body).group(0), project)
         found.append({"title": title, "date": date, "categories": meta.get("categories") or [],
                       "tags": meta.get("tags") or [], "file": path.name})
     return sorted(found, key=lambda e: e["date"])
+
+
+def _rendered(heading: str, project: Path) -> str:
+    """A Markdown heading as a reader sees it ("# C\\#" is "C#"): the title the pages show."""
+    return heading_text(Settings.load(project / "mkdocs.yml").markdown().convert(heading))
 
 
 def _categories_allowed(project: Path) -> list[str]:
@@ -122,7 +130,7 @@ def _entry_page(site: Path, entry: dict) -> str:
     """The built entry page of ``entry`` (found by its title in the page's <h1>)."""
     d = entry["date"]
     for page in sorted(site.glob(f"blog/{d:%Y/%m/%d}/*/index.html")):
-        if f">{entry['title']}" in page.read_text(encoding="utf-8"):
+        if heading_text(page.read_text(encoding="utf-8")) == entry["title"]:
             return page.relative_to(site).as_posix()
     raise AssertionError(f"no built page for {entry['file']} under blog/{d:%Y/%m/%d}/")
 

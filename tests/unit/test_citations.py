@@ -208,7 +208,7 @@ def test_settings_make_the_bibliography_absolute(site):
 def test_the_record_lists_what_nothing_cited(site):
     settings, bib = site
     citations.restart_record()
-    settings.markdown().convert("[@vaswani2017]\n")
+    assert citations.note_cited(settings.markdown().convert("[@Vaswani2017] and [@vaswani2017]\n")) == ["vaswani2017"]
     loaded = citations.load(bib)
     assert citations.cited_keys(loaded) == {"vaswani2017"}
     assert citations.uncited(loaded) == [(1, "raschka2024"), (17, "bahdanau2014")]

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
-from journal_tools import theme_patches
+from journal_tools.compat import theme_overrides, theme_patches
 
 
 def test_every_edit_applies_to_the_installed_material():
@@ -21,7 +20,7 @@ def test_every_edit_applies_to_the_installed_material():
 
 
 def test_a_changed_template_stops_the_build_naming_it(tmp_path):
-    source = Path(theme_patches._material_templates())
+    source = theme_patches.material_templates()
     for name in theme_patches.PATCHES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source / name, tmp_path / name)
@@ -30,7 +29,15 @@ def test_a_changed_template_stops_the_build_naming_it(tmp_path):
         theme_patches.patched_templates(tmp_path)
 
 
+def test_patched_dir_writes_each_patched_template_once(tmp_path):
+    folder = theme_patches.patched_dir(tmp_path)
+    written = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in folder.rglob("*.html")}
+    assert written == theme_patches.patched_templates()
+    stamp = (folder / "partials/search.html").stat().st_mtime_ns
+    assert theme_patches.patched_dir(tmp_path) == folder and (folder / "partials/search.html").stat().st_mtime_ns == stamp
+
+
 def test_no_material_template_is_committed():
-    theme = Path(theme_patches.__file__).with_name("theme")
+    theme = theme_overrides.THEME_DIR
     committed = {str(p.relative_to(theme)) for p in theme.rglob("*.html")}
     assert not committed & set(theme_patches.PATCHES)

@@ -3,8 +3,9 @@
 Three of Material's templates need a few attributes changed for readers who
 use screen readers, the entry page needs links to the previous and next
 entry, and ``base.html`` must escape a page's description (an entry's is its
-excerpt's text, quotes and all). Copying the templates into the repository would commit Material's code;
-instead the installed templates are read from the ``material`` package, these
+excerpt's text, quotes and all). Copying the templates into the repository
+would commit Material's code; instead the installed templates are read from
+the ``material`` package, these
 edits applied, and the results written to ``.cache/theme/<digest>/``, which the
 plugin puts on the theme's search path. Each edit names the exact text it
 expects and how many times; if an upgrade of Material changes a template so
@@ -18,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools import atomic
+from journal_tools.compat import installed
 
-__all__ = ["PATCHES", "PatchError", "patched_dir", "patched_templates"]
+__all__ = ["PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
 
 
 class PatchError(Exception):
@@ -73,7 +75,8 @@ PATCHES: dict[str, list[Edit]] = {
 }
 
 
-def _material_templates() -> Path:
+def material_templates() -> Path:
+    """The installed Material's template folder."""
     import material
 
     return Path(material.__file__).parent / "templates"
@@ -81,15 +84,15 @@ def _material_templates() -> Path:
 
 def patched_templates(source: Path | None = None) -> dict[str, str]:
     """Each patched template's text, from the installed Material (or ``source``)."""
-    source = source or _material_templates()
+    source = source or material_templates()
     out = {}
     for name, edits in PATCHES.items():
         text = (source / name).read_text(encoding="utf-8")
         for edit in edits:
             found = text.count(edit.old)
             if found != edit.count:
-                raise PatchError(f"Material's {name} holds {edit.old!r} {found} times, not {edit.count}: "
-                                 "review journal_tools/theme_patches.py for this Material version")
+                raise PatchError(f"{installed('mkdocs-material')}: Material's {name} holds {edit.old!r} {found} times, "
+                                 f"not {edit.count}: review journal_tools/compat/theme_patches.py for this Material version")
             at = -1
             for _ in range(edit.nth):
                 at = text.index(edit.old, at + 1)

@@ -1,0 +1,28 @@
+"""What some tests need from the machine that pip does not install: Debian's Chromium
+(tests/browser) and the math font (``python -m journal_tools.fonts install``, run by
+``make setup`` from the npm registry). Missing, the test skips on a developer's
+machine and FAILS under CI=true, where set-up installs both (.ci/run, the workflow,
+the Makefile's font rule): a CI run that silently skipped them would prove nothing."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def in_ci() -> bool:
+    """Is this a CI run (CI=true, as GitHub Actions and .ci/run set it)?"""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require(present: bool, reason: str) -> None:
+    """Go on if ``present``; else skip the test, or fail it under CI, saying ``reason``."""
+    if present:
+        return
+    if in_ci():
+        pytest.fail(f"CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+FONT_MISSING = "math font not installed (make setup runs python -m journal_tools.fonts install; it needs npm)"
