@@ -52,7 +52,7 @@ from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 
 __all__ = ["NAME", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "append_reference_list", "cited_keys", "list_html", "load", "makeExtension", "note_cited", "restart_record",
+           "append_reference_list", "cited_keys", "list_items", "load", "makeExtension", "note_cited", "restart_record",
            "uncited"]
 
 NAME = "journal_tools.citations"  # as listed in mkdocs.yml's markdown_extensions
@@ -312,10 +312,12 @@ def _anchor(key: str) -> str:
     return f"ref-{key}"
 
 
-def list_html(bib: Bibliography, keys) -> str:
-    """The ``<ul>`` of the references of ``keys``, sorted as the plain style sorts, each item's id ``ref-<key>``."""
-    items = "".join(f'<li id="{html.escape(_anchor(k))}">{bib.references[k][0]}</li>' for k in bib.sorted_keys(keys))
-    return f'<ul class="journal-references">{items}</ul>'
+LIST_CLASS = "journal-references"
+
+
+def list_items(bib: Bibliography, keys) -> list[tuple[str, str]]:
+    """(item id ``ref-<key>``, reference HTML) of each of ``keys``, sorted as the plain style sorts."""
+    return [(_anchor(k), bib.references[k][0]) for k in bib.sorted_keys(keys)]
 
 
 def append_reference_list(page_html: str, bib: Bibliography, heading: str = "References") -> tuple[str, list[str]]:
@@ -332,7 +334,8 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
     for key in keys:
         if bib.key(key) is None:
             raise bib.unknown(key)
-    return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n{list_html(bib, keys)}\n', keys
+    items = "".join(f'<li id="{html.escape(anchor)}">{reference}</li>' for anchor, reference in list_items(bib, keys))
+    return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n<ul class="{LIST_CLASS}">{items}</ul>\n', keys
 
 
 # -- the extension --------------------------------------------------------------------
@@ -375,12 +378,14 @@ class _ReferenceList(Treeprocessor):
         self.ext = ext
 
     def run(self, root):
-        """Append the heading (an element: the table of contents lists it) and the list (kept raw in the stash)."""
+        """Append the heading and the list as elements (the table of contents lists the heading; MkDocs'
+        anchor check sees the items' ids), each item's pybtex HTML kept raw in the stash."""
         if not self.ext.cited or not self.ext.getConfig("reference_list"):
             return
         etree.SubElement(root, "h2").text = self.ext.getConfig("heading")
-        # A block of stashed HTML alone in a <p> is put back without the <p> (Python-Markdown's RawHtmlPostprocessor).
-        etree.SubElement(root, "p").text = self.md.htmlStash.store(list_html(self.ext.bibliography(), list(self.ext.cited)))
+        ul = etree.SubElement(root, "ul", {"class": LIST_CLASS})
+        for anchor, reference in list_items(self.ext.bibliography(), list(self.ext.cited)):
+            etree.SubElement(ul, "li", {"id": anchor}).text = self.md.htmlStash.store(reference)
 
 
 class CitationExtension(Extension):
