@@ -73,8 +73,9 @@ update-outputs: setup
 new: setup
 	$(BIN)/python -m journal_tools.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))')
 
+# make bench BENCH_ARGS="--quick" (or --only 7,9): see benchmarks/run.py.
 bench: setup
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 # Keeps .cache/fonts (the math font installed at set-up): deleting it would make
 # the next build fetch it from npm again and re-subset it.

@@ -109,8 +109,7 @@ class JournalConfig(base.Config):
 
     slim_pages = c.Type(bool, default=True)
     """Drop the Pygments spans Material draws as plain code text (names, whitespace)
-    from every page; outside ``mkdocs serve`` also minify the site's own stylesheets
-    (``journal_tools/slim.py``)."""
+    from every page and minify the site's own stylesheets (``journal_tools/slim.py``)."""
 
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.fonts install`` into
@@ -352,8 +351,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """
         path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         outcome = self.serve_state.outcome(path) if path is not None else None
-        if outcome is None:
-            return output
+        if outcome is None or not (outcome["ran"] or outcome["failures"] or outcome.get("pending")):
+            return output  # a page with no code to run gets no status line
         lines = path.read_text(encoding="utf-8").split("\n")
         try:
             starts = [f.start + 1 for f in fences.scan(lines)]
@@ -398,7 +397,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
         if self.caches is not None:
             log.info(self.caches.summary())
-        if self.config.slim_pages and not self.serving:
+        if self.config.slim_pages:  # in make serve too: it serves what make build publishes
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         if self.serve_state is not None:
             self.serve_state.notebooks.start_pending()

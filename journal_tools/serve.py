@@ -118,6 +118,7 @@ class ServeState:
         self.fingerprints: dict[Path, str] = {}
         self.results: dict[Path, Future] = {}
         self.build_error: str | None = None  # what the browser shows instead of pages
+        self.rebuilds = 0  # rebuilds after the first build, each logged as done or failed
         self.last_error: str | None = None  # the current build's error, until it ends
         self.notebooks = BackgroundNotebooks()
         self.figures = BackgroundFigures(self.notebooks)
@@ -232,13 +233,20 @@ def install_error_pages(server, state: ServeState) -> None:
         # the plugin's on_build_error leaves the real message in last_error (MkDocs then
         # raises a bare Abort).
         state.last_error = None
+        state.rebuilds += 1
+        start = time.monotonic()
         try:
             build(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every build error goes to the browser
             state.build_error = state.last_error or str(exc) or type(exc).__name__
-            log.error("build failed; the browser shows: %s", state.build_error.split("\n", 1)[0])
+            log.error("rebuild %d failed; the browser shows: %s", state.rebuilds, state.build_error.split("\n", 1)[0])
         else:
             state.build_error = None
+            # Every rebuild ends in this line or the one above. MkDocs' own "Documentation
+            # built in 0.45 seconds" goes through a filter that drops a message seen before
+            # (mkdocs.__main__ puts utils.DuplicateFilter on the build logger), so a rebuild
+            # as fast as an earlier one used to end with no line at all.
+            log.info("rebuild %d done in %.2f s", state.rebuilds, time.monotonic() - start)
 
     def request(environ, start_response):
         path = environ.get("PATH_INFO", "")

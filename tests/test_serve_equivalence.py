@@ -35,8 +35,7 @@ ENTRY = POSTS / "2025-07-27-fixture-entry.md"
 SETTLE_SECONDS = 3.0  # no new build started for this long: the rebuild and what it scheduled are done
 # What `make serve` adds on purpose, and nothing else.
 _LIVERELOAD = re.compile(rb"<script>(?:(?!<script>).)*?</script>(?=</body>)", re.S)
-_RUN_PANEL = re.compile(rb'(?<=<article class="md-content__inner md-typeset">)<style>\.journal-run\{.*?</style>'
-                        rb'<p class="journal-run journal-run--ok" role="status">.*?</p>', re.S)
+_RUN_PANEL = re.compile(rb'<style>\.journal-run\{[^<]*</style><p class="journal-run journal-run--ok" role="status">[^<]*</p>')
 _BLOCK_ANCHOR = re.compile(rb' id="block-\d+"')
 
 
@@ -79,9 +78,10 @@ def _clean_build(project: Path, site_url: str, site: Path) -> None:
 
 
 def _builds_ended(log: Path) -> tuple[int, int]:
+    """(builds started, builds that ended), the first build included, as the serve log tells them."""
     text = log.read_text(encoding="utf-8", errors="replace")
     started = text.count("Building documentation...")
-    ended = text.count("Documentation built in") + text.count("build failed; the browser shows")
+    ended = min(text.count("Serving on "), 1) + len(re.findall(r"rebuild \d+ (?:done in|failed;)", text))
     return started, ended
 
 

@@ -144,7 +144,7 @@ class _Walker:
 
     def reference(self, item: StructureItem) -> None:
         if self.refs is None:
-            self.put(*_reference_parts(item))
+            self.put(repr(_reference_parts(item)))  # the same bytes as a memoised reference
             return
         memo = self.refs.get(id(item))
         if memo is None or memo[0] is not item:
