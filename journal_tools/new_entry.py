@@ -5,7 +5,8 @@ Creates three files, and refuses to touch any of them if one already exists:
 - ``docs/blog/posts/<date>-<slug>.md``: the post, with front matter the blog
   plugin accepts, an excerpt placeholder, ``<!-- more -->``, a code section that
   includes the snippet module (so the page shows the tested code), the expected
-  output of that code, and a reflection placeholder for the author;
+  output of that code, a commented example of a citation (with a key of the
+  journal's BibTeX file), and a reflection placeholder for the author;
 - ``snippets/<module>.py``: a new snippet module with named sections holding a
   tiny real function and a demo that prints its result;
 - ``tests/test_snippets/test_<module>.py``: a test of that function, which passes.
@@ -32,6 +33,7 @@ from pathlib import Path
 
 import yaml
 
+from journal_tools import citations
 from journal_tools.settings import CONFIG_NAME, ConfigError, Settings, find_root
 
 MAX_SLUG_LENGTH = 60
@@ -157,6 +159,8 @@ class Layout:
     tests_dir: Path
     categories_allowed: list[str]
     authors_file: Path | None
+    bibliography: str = "the BibTeX file (bibliography of journal_tools.citations in mkdocs.yml)"
+    cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
 
 
 def read_layout(root: Path) -> Layout:
@@ -174,7 +178,20 @@ def read_layout(root: Path) -> Layout:
         tests_dir=settings.root / TESTS_DIR,
         categories_allowed=list(settings.blog.categories_allowed),
         authors_file=settings.blog.authors_file,
+        **_citation_example(settings),
     )
+
+
+def _citation_example(settings: Settings) -> dict[str, str]:
+    """The BibTeX file as the writer finds it and its first key, for the entry's commented example."""
+    if settings.bibliography is None:
+        return {}
+    found = {"bibliography": settings.rel(settings.bibliography)}
+    try:
+        keys = citations.load(settings.bibliography).keys()
+    except citations.BibError:  # no file yet, or one the build will report: the example keeps "key"
+        keys = []
+    return found | ({"cite_key": keys[0]} if keys else {})
 
 
 def choose_category(layout: Layout, category: str | None) -> str:
@@ -280,6 +297,11 @@ it matters. This paragraph is the excerpt shown on the journal's index.*
 
 <!-- more -->
 
+<!-- To cite a source, add it to {bibliography} once, then write its key where
+the text relies on it: [@{cite_key}], with a place in it: [@{cite_key}, ch. 3],
+several at once: [@{cite_key}; @other]. The page then ends with its reference
+list. An unknown key fails make check and the build, naming the closest key. -->
+
 ## Code
 
 The code lives in `snippets/{module}.py`, tested by
@@ -362,6 +384,8 @@ def plan_entry(
         author=author,
         heading=markdown_text(title),
         output=output,
+        bibliography=layout.bibliography,
+        cite_key=layout.cite_key,
         **names,
     )
     test_text = TEST_TEMPLATE.format(title_line=docstring_text(f"Tests for snippets/{module}.py ({title})."), **names)

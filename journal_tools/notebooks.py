@@ -13,7 +13,8 @@ module corrects (called from the plugin):
    headings with inline code). :func:`install_markdown` makes mkdocs-jupyter's
    exporter render them with the site's own Python-Markdown settings instead:
    the same math extension as every page (bad TeX fails the build), the same
-   heading ids as the TOC mkdocs-jupyter builds with Python-Markdown.
+   heading ids as the TOC mkdocs-jupyter builds with Python-Markdown, the same
+   citations (one reference list at the end of the page, not one per cell).
 3. Links: Markdown cells link to entries by their source path
    (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
    are, so they are resolved here to the pages' URLs (an unknown target fails
@@ -30,6 +31,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from journal_tools import citations
 from journal_tools.compat import jupyter
 from journal_tools.settings import Settings
 
@@ -110,8 +112,8 @@ def install_markdown(settings: Settings) -> None:
             @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
             def markdown2html(self, context, source):
                 """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
-                if self._md is None:
-                    self._md = settings.markdown()
+                if self._md is None:  # each cell is a document: the page gets one reference list instead
+                    self._md = settings.markdown(options={citations.NAME: {"reference_list": False}})
                 return self._md.reset().convert(source)
 
         return SiteMarkdownExporter
@@ -177,4 +179,10 @@ def on_page_content(html: str, *, page, config, files, rel: str) -> str:
         html = resolve_md_links(html, page=page, files=files)
     except NotebookError as exc:
         raise PluginError(f"{rel}: {exc}") from None
+    bib = config.mdx_configs.get(citations.NAME, {}).get("bibliography")
+    if bib and "data-cite=" in html:
+        try:
+            html, _ = citations.append_reference_list(html, citations.load(bib))
+        except citations.CitationError as exc:
+            raise PluginError(str(exc.located(rel, Path(page.file.abs_src_path).read_text(encoding="utf-8")))) from None
     return _add_download_link(html, write_ipynb(page, config))

@@ -16,6 +16,10 @@ plugins. What the plugin adds, each part its own module:
   cells go through the site's Markdown, and their cache knows the snippets
   they import;
 - ``feeds``: feed descriptions are the post's rendered excerpt;
+- ``preview``: each entry's link preview (description, Open Graph, Twitter card)
+  from its excerpt;
+- ``citations`` (the Markdown extension): the build lists the BibTeX entries
+  no page cites, and a bad citation or BibTeX file names its file and line;
 - ``verified``: every entry and notebook page says what the last ``make test``
   proved about it, while the page and its code are unchanged since;
 - ``fonts``: the math font is copied into the site;
@@ -38,6 +42,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 
 from journal_tools import (
     a11y,
+    citations,
     feeds,
     fences,
     figures,
@@ -47,6 +52,7 @@ from journal_tools import (
     nbtoc,
     notebook_cache,
     notebooks,
+    preview,
     reproducible,
     serve,
     slim,
@@ -90,6 +96,10 @@ class JournalConfig(base.Config):
     feed_descriptions = c.Type(bool, default=True)
     """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
     repeated title) as its feed description."""
+
+    link_previews = c.Type(bool, default=True)
+    """Give each entry's page a description from its excerpt (plain text, at most 160
+    characters), Open Graph tags and a Twitter summary card; other pages keep the site's."""
 
     verified_badge = c.Type(bool, default=True)
     """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
@@ -159,6 +169,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
         dirs[at:at] = [str(THEME_DIR), str(patched)]
+        self._anchor_bibliography(config)
         if self.serving and self.config.run_code_on_serve and self.serve_state is None:
             self.serve_state = serve.ServeState(self.settings)
             self.serve_state.runner.warm_up()
@@ -173,6 +184,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         else:
             self.caches = None
         return config
+
+    def _anchor_bibliography(self, config) -> None:
+        """The citations' BibTeX file as an absolute path, so the build does not depend on the working folder."""
+        options = config.mdx_configs.get(citations.NAME)
+        if options is not None and self.settings.bibliography is not None:
+            options["bibliography"] = str(self.settings.bibliography)
+
+    def on_pre_build(self, *, config):
+        """Start this build's record of the cited keys."""
+        citations.restart_record()
 
     def on_nav(self, nav, *, config, files):
         """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
@@ -230,7 +251,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 if cached:
                     return self.caches.render(page, config, files, render)
                 return render(config, files)
-            except MathError as exc:
+            except (MathError, citations.CitationError) as exc:
                 raise PluginError(str(exc.located(rel, _source(page)))) from None
             except Exception as exc:
                 if type(exc).__name__ != "CellExecutionError":
@@ -278,6 +299,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
+        citations.note_cited(html)  # a reused render's citations count too (the uncited list, on_post_build)
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
@@ -288,6 +310,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         is_post = src is not None and self.settings.is_post(src)
         if self.config.feed_descriptions and is_post:
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if self.config.link_previews and is_post:
+            preview.describe(page, html, self.settings, config.site_name)
         if is_post:
             blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
@@ -378,10 +402,23 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.serve_state is not None:
             self.serve_state.notebooks.start_pending()
             self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
+        self._list_uncited()
         if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root,
                                                             codepoints=self.math_codepoints):
             log.info("math font not installed (python -m journal_tools.fonts install): "
                      "pages fall back to the reader's math font")
+
+    def _list_uncited(self) -> None:
+        """Name the BibTeX entries this build cited nowhere (INFO: a notice that never fails --strict)."""
+        path = self.settings.bibliography
+        if path is None or not path.is_file():
+            return
+        try:
+            bib = citations.load(path)
+        except citations.BibError as exc:
+            raise PluginError(str(exc)) from None
+        for line, key in citations.uncited(bib):
+            log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
 
 
 def _source(page) -> str | None:

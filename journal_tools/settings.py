@@ -43,6 +43,7 @@ __all__ = [
 
 CONFIG_NAME = "mkdocs.yml"
 SNIPPETS = "pymdownx.snippets"
+CITATIONS = "journal_tools.citations"  # its bibliography option: a path, made absolute here like the snippets'
 BLOG_NAMES = ("material/blog", "blog")
 JUPYTER = "mkdocs-jupyter"
 JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")  # mkdocs-jupyter's default
@@ -81,6 +82,8 @@ class Settings:
     # PurePath.match does); no include patterns without the plugin.
     notebook_include: tuple[str, ...] = ()
     notebook_ignore: tuple[str, ...] = ()
+    # The BibTeX file of journal_tools.citations, or None when no page can cite.
+    bibliography: Path | None = None
 
     # -- construction -------------------------------------------------------
 
@@ -115,6 +118,10 @@ class Settings:
         dirs = tuple((root / b).resolve() for b in bases)
         if SNIPPETS in configs:
             snippets["base_path"] = [str(d) for d in dirs]
+        bib = configs.get(CITATIONS, {}).get("bibliography")
+        bibliography = (root / os.fspath(bib)).resolve() if bib else None
+        if bibliography is not None:
+            configs[CITATIONS]["bibliography"] = str(bibliography)
         return cls(
             config_file=config_file,
             root=root,
@@ -127,6 +134,7 @@ class Settings:
             cache_dir=root / ".cache",
             notebook_include=() if notebooks is None else tuple(notebooks.get("include", JUPYTER_INCLUDE)),
             notebook_ignore=() if notebooks is None else tuple(notebooks.get("ignore", ())),
+            bibliography=bibliography,
         )
 
     # -- derived ------------------------------------------------------------
@@ -142,11 +150,13 @@ class Settings:
         text = repr((self.markdown_extensions, sorted(map(str, self.mdx_configs.items()))))
         return text.replace(str(self.root), "<project>")
 
-    def markdown(self, extensions: list | None = None) -> markdown.Markdown:
-        """A Markdown converter with the site's extensions and options."""
+    def markdown(self, extensions: list | None = None, options: dict | None = None) -> markdown.Markdown:
+        """A Markdown converter with the site's extensions and options (``options``: per extension,
+        over the site's)."""
+        configs = {name: {**self.mdx_configs.get(name, {}), **extra} for name, extra in (options or {}).items()}
         return markdown.Markdown(
             extensions=list(self.markdown_extensions if extensions is None else extensions),
-            extension_configs=self.mdx_configs,
+            extension_configs={**self.mdx_configs, **configs},
         )
 
     def snippet_preprocessor(self):

@@ -37,14 +37,19 @@ def parse_spec(spec: str) -> tuple[int, int]:
 
 
 def pages(settings: Settings) -> list[Path]:
-    """Every page the page tests collect: Markdown pages and notebook pages, sorted."""
+    """Every file the page tests collect: Markdown pages, notebook pages, the citations' BibTeX file; sorted."""
     found = [p for p in settings.docs_dir.rglob("*.md")]
     found += [p for p in settings.docs_dir.rglob("*") if p.suffix in (".py", ".ipynb") and settings.is_notebook(p)]
+    bib = settings.bibliography
+    if bib is not None and bib.is_file() and settings.docs_dir in bib.parents:
+        found.append(bib)
     return sorted(set(found))
 
 
 def weight(page: Path) -> int:
     """A page's expected test cost: its runnable fences (a notebook: its cells), at least 1."""
+    if page.suffix == ".bib":
+        return 1
     text = page.read_text(encoding="utf-8", errors="replace")
     if page.suffix == ".md":
         return 1 + len(_RUNNABLE_FENCE.findall(text))

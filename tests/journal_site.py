@@ -257,9 +257,10 @@ def reporting_page_test(problem: str, project: Path) -> str | None:
 
     The page tests are asked the same question again, with their own code, on
     the sources the build read: a post's front matter and snippet includes
-    (``validate.check_page``, run first by a post's test), the formulas
-    (``::render``), a notebook's cells (``::notebook``). Only the same file and
-    line (and, for a notebook, the same exception) counts as the same report.
+    (``validate.check_page``, run first by a post's test), the formulas and
+    citations (``::render``), a notebook's cells (``::notebook``), the citations'
+    BibTeX file (``references.bib::bibliography``). Only the same file and line
+    (and, for a notebook, the same exception) counts as the same report.
     """
     from journal_tools.settings import ConfigError, Settings
 
@@ -273,7 +274,12 @@ def reporting_page_test(problem: str, project: Path) -> str | None:
         return None
     if not path.is_file() or settings.docs_dir not in path.resolve().parents:
         return None
-    checks = _notebook_checks(path, settings) if settings.is_notebook(path) else _page_checks(path, settings)
+    if path.suffix == ".bib":
+        checks = _bibliography_checks(path)
+    elif settings.is_notebook(path):
+        checks = _notebook_checks(path, settings)
+    else:
+        checks = _page_checks(path, settings)
     for name, check in checks:
         try:
             check()
@@ -295,6 +301,7 @@ def _page_checks(path: Path, settings):
     from mkdocs.utils.meta import get_data
 
     from journal_tools import validate
+    from journal_tools.citations import CitationError
     from journal_tools.mathml import MathError
 
     rel = settings.rel(path)
@@ -303,10 +310,16 @@ def _page_checks(path: Path, settings):
     def render():
         try:
             settings.markdown().convert(get_data(source)[0])
-        except MathError as exc:
+        except (MathError, CitationError) as exc:
             raise exc.located(rel, source) from None
 
     return [("page", lambda: validate.check_page(path, settings)), ("render", render)]
+
+
+def _bibliography_checks(path: Path):
+    from journal_tools import citations
+
+    return [("bibliography", lambda: citations.load(path))]
 
 
 def _notebook_checks(path: Path, settings):

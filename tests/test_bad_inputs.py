@@ -134,6 +134,26 @@ def test_malformed_tex(pristine, tmp_path):
     assert "\\frac{a}{" in line and "at character 9: Expected" in line
 
 
+def test_unknown_citation_key(pristine, tmp_path, page_run):
+    root = project_copy(pristine, tmp_path / "p")
+    text, needle = PAGES["cites-unknown.md"]
+    rel = plant(root, "docs/planted-cite.md", text)
+    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, needle)}: unknown citation key 'rashka2024'",
+                              f"{rel}::render")
+    assert "did you mean 'raschka2024'?" in line
+    page_run.fails_naming("cites-unknown.md")
+
+
+def test_bibtex_syntax_error(pristine, tmp_path):
+    root = project_copy(pristine, tmp_path / "p")
+    bib = root / "docs" / "references.bib"
+    text = bib.read_text(encoding="utf-8").replace("  publisher = {Manning},", "  publisher {Manning},", 1)
+    bib.write_text(text, encoding="utf-8")
+    line = build_fails_naming(root, tmp_path, f"docs/references.bib:{line_of(text, 'publisher {')}: ",
+                              "docs/references.bib::bibliography")
+    assert "BibTeX syntax error: '=' expected" in line
+
+
 def test_notebook_cell_that_raises(pristine, tmp_path):
     config = (pristine / "mkdocs.yml").read_text(encoding="utf-8")
     if "mkdocs-jupyter" not in config:
@@ -174,6 +194,8 @@ PAGES = {
     "escaping-include.md": ('# Escaping include\n\n```python\n--8<-- "../mkdocs.yml"\n```\n', '--8<--'),
     "raises.md": ('# Raises\n\nFine:\n\n```python\nx = 1\n```\n\nNot fine:\n\n```python\ny = 2\n'
                   'raise ValueError("planted")\n```\n', 'raise ValueError'),
+    "cites-unknown.md": ("# Cites\n\nKnown [@raschka2024].\n\nUnknown [@vaswani2017; @rashka2024, ch. 3].\n",
+                         "@rashka2024"),
     "mismatch.md": ("# Mismatch\n\n```python\nprint(1 + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n"
                     "```\n3\n```\n", "```\n3\n"),
 }

@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -347,3 +348,18 @@ def test_make_new_passes_the_title_as_typed(project):
     heading = next(line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
     md = Settings.load(project / "mkdocs.yml").markdown()
     assert heading_text(md.convert(heading)) == title, heading
+
+
+def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
+    """The commented example names the journal's BibTeX file and a key it holds; written out, it cites."""
+    entry = create_entry(project, TITLE, DATE)[0]
+    text = entry.read_text(encoding="utf-8")
+    comment = text[text.index("<!-- To cite a source"):]
+    comment = comment[: comment.index("-->")]
+    assert "docs/references.bib" in comment
+    example = re.search(r"\[@raschka2024, ch\. 3\]", comment)
+    assert example, comment
+    settings = Settings.load(project / "mkdocs.yml")
+    html = settings.markdown().convert(text.replace("## Code", f"Cited {example[0]}.\n\n## Code", 1).split("---\n", 2)[2])
+    assert 'href="#ref-raschka2024"' in html and 'id="ref-raschka2024"' in html
+    assert settings.markdown().convert(text.split("---\n", 2)[2]).count("citation") == 0  # commented: cites nothing

@@ -19,7 +19,8 @@ so no mistake of theirs can reach this catalogue: that is the one build of
 docs/ (test_docs_build) and the page tests' business.
 
 The mistakes are made in pages this test adds to the copy's docs/ (an entry,
-a page it links to, a notebook) and a snippet module, written correctly
+a page it links to, a notebook), a snippet module and an entry appended to
+the citations' BibTeX file (the planted entry cites it), written correctly
 first. With the correct pages added, the same run must have no failure at all:
 the baseline, run once per session, is a test of its own
 (test_the_planted_pages_pass_as_written). Each mistake is checked against that
@@ -52,6 +53,8 @@ ENTRY = "docs/blog/posts/2025-07-28-planted-entry.md"
 TARGET = "docs/planted-target.md"
 NOTEBOOK = "docs/notebooks/planted_notebook.py"
 SNIPPET = "snippets/planted_snippet.py"
+BIB = "docs/references.bib"  # the citations' BibTeX file in mkdocs.yml; the planted entry is appended
+BIB_ENTRY = "\n@misc{planted2025,\n  author = {Planted Author},\n  title = {Planted Source},\n  year = {2025},\n}\n"
 
 ENTRY_TEXT = """\
 ---
@@ -68,6 +71,8 @@ $w_{{ij}}$ and [a page it links to](../../planted-target.md).
 <!-- more -->
 
 $$s = \\frac{{1}}{{2}}$$
+
+As the planted source says [@planted2025, sec. 1].
 
 ```python
 --8<-- "planted_snippet.py:double"
@@ -140,6 +145,10 @@ MISTAKES = [
     Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
     Mistake("broken link", ENTRY, "(../../planted-target.md)", "(../../planted-targets.md)", "planted-targets.md",
             ("contains a link '../../planted-targets.md'",)),
+    Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
+            ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
+    Mistake("BibTeX syntax error", BIB, "  title = {Planted Source},", "  title {Planted Source},", "  title {Planted",
+            ("BibTeX syntax error", "'=' expected")),
     Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
 ]
 
@@ -151,6 +160,9 @@ def plant_correct_pages(root: Path) -> None:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     assert settings.is_notebook(root / NOTEBOOK), f"{NOTEBOOK} is not among mkdocs-jupyter's include patterns"
+    assert settings.bibliography == (root / BIB).resolve(), f"{BIB} is not the bibliography of mkdocs.yml"
+    with (root / BIB).open("a", encoding="utf-8") as bib:
+        bib.write(BIB_ENTRY)
 
 
 def copy_of_project(dst: Path) -> Path:

@@ -158,12 +158,14 @@ def _changes(project: Path):
                                                        .replace("# Extra entry 40", "# Added entry"), encoding="utf-8")
     yield "delete an entry", lambda: next((project / POSTS).glob("*-extra-4.md")).unlink()
     yield "change mkdocs.yml", lambda: _edit(project / "mkdocs.yml", "site_name: Fixture journal", "site_name: Fixture journal, renamed")
+    yield "edit the BibTeX file a cited entry's citation reads", lambda: _edit(
+        project / "docs" / "references.bib", "year      = {2024}", "year      = {2023}")
     yield "edit a snippet two pages include", lambda: _edit(project / "snippets" / "weights.py", "one row of weights per query",
                                                             "one row of weights for each query")
 
 
 def test_serve_after_each_save_equals_a_clean_build(tmp_path):
-    """About 2-4 minutes: eleven serve rebuilds and eleven clean builds."""
+    """About 2-4 minutes: twelve serve rebuilds and twelve clean builds."""
     project = _project(tmp_path)
     log = project / "serve.log"
     with serving(project, log, ENV) as port:

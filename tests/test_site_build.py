@@ -269,3 +269,143 @@ def test_site_font_has_every_math_character_and_little_else(built):
     assert not missing, f"characters the pages' maths uses that the site's font lacks: {missing}"
     assert "MATH" in subset
     assert len(cmap) < 0.2 * len(whole), (len(cmap), len(whole))
+
+
+# --------------------------------------------------------------------------
+# Link previews: every entry's head carries its own description (its excerpt as
+# plain text), Open Graph tags and a Twitter card; every other page the site's.
+
+ENTRY_TAGS = ("og:type", "og:title", "og:description", "og:url", "article:published_time",
+              "twitter:card", "twitter:title", "twitter:description")
+
+
+class _Head(HTMLParser):
+    """The <meta> tags (name or property -> contents), the canonical link and the <title> of a page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.meta: dict[str, list[str]] = {}
+        self.canonical = None
+        self.title = ""
+        self._in_title = self._head_done = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        key = a.get("name") or a.get("property")
+        if tag == "meta" and key and "content" in a:
+            self.meta.setdefault(key, []).append(a["content"])
+        if tag == "link" and a.get("rel") == "canonical":
+            self.canonical = a.get("href")
+        self._in_title = tag == "title"
+
+    def handle_endtag(self, tag):
+        self._in_title = False
+        self._head_done = self._head_done or tag == "head"  # an inline SVG's <title> is no page title
+
+    def handle_data(self, data):
+        if self._in_title and not self._head_done:
+            self.title += data
+
+
+class _ExcerptText(HTMLParser):
+    """The text of an entry page from the end of its title to its <!-- more --> (the excerpt as
+    the page shows it), the verified badge left out; formulas as their MathML's text."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.text = ""
+        self._state = "before"  # before the title, in it, in the excerpt, done
+        self._skip = 0
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if self._state == "before" and tag == "h1":
+            self._state = "title"
+        elif self._state == "excerpt" and (self._skip or "journal-verified" in classes or "headerlink" in classes):
+            self._skip += 1
+
+    def handle_endtag(self, tag):
+        if self._state == "title" and tag == "h1":
+            self._state = "excerpt"
+        elif self._skip:
+            self._skip -= 1
+
+    def handle_comment(self, data):
+        if self._state == "excerpt" and data.strip() == "more":
+            self._state = "done"
+
+    def handle_data(self, data):
+        if self._state == "excerpt" and not self._skip:
+            self.text += data
+
+
+def _letters(text: str) -> str:
+    """Letters and digits only: the preview's linear math (W^Q) and the MathML's text (WQ) agree here."""
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def _read(parser_class, html: str):
+    parser = parser_class()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def _entry_pages(built) -> dict[Path, str]:
+    """{built page: its post's date} for every post in the feed (every post the build published)."""
+    root = ET.parse(built.site / "feed_rss_created.xml").getroot()
+    site_url = root.findtext("channel/link", "").rstrip("/") + "/"
+    pages = {}
+    for item in root.iter("item"):
+        link = item.findtext("link", "")
+        assert link.startswith(site_url), link
+        pages[built.site / link[len(site_url):] / "index.html"] = parsedate_to_datetime(item.findtext("pubDate")).date()
+    return pages
+
+
+def test_every_page_has_one_description_and_entries_preview_as_themselves(built):
+    from journal_tools.settings import read_yaml
+
+    site_description = read_yaml(built.project / "mkdocs.yml")["site_description"]
+    entries = _entry_pages(built)
+    assert len(entries) == len(_posts(built.project)) and all(p.is_file() for p in entries)
+    problems = []
+    for page in built.html_pages():
+        html = page.read_text(encoding="utf-8")
+        head = _read(_Head, html)
+        where = page.relative_to(built.site)
+        descriptions = head.meta.get("description", [])
+        if len(descriptions) != 1:
+            problems.append(f"{where}: {len(descriptions)} description tags")
+            continue
+        description = descriptions[0]
+        shown = [v for k, values in head.meta.items() if k.startswith(("og:", "twitter:", "description")) for v in values]
+        problems += [f"{where}: raw TeX in a preview tag: {v!r}" for v in shown if "$" in v]
+        if page not in entries:
+            if description != site_description or head.meta.get("og:type"):
+                problems.append(f"{where}: not an entry, yet its description is {description!r} ({head.meta.get('og:type')})")
+            continue
+        missing = [tag for tag in ENTRY_TAGS if len(head.meta.get(tag, [])) != 1]
+        if missing:
+            problems.append(f"{where}: missing (or repeated) {missing}")
+            continue
+        tag = {k: v[0] for k, v in head.meta.items()}
+        excerpt = " ".join(_read(_ExcerptText, html).text.split())
+        said = _letters(description.removesuffix("…"))
+        checks = {
+            "description != site description": description != site_description,
+            f"description {description!r} is not the excerpt {excerpt[:200]!r}":
+                len(said) >= min(len(_letters(excerpt)), 80) and _letters(excerpt).startswith(said),
+            "description longer than 160 characters": len(description) <= 160,
+            "og:description / twitter:description differ from the description":
+                tag["og:description"] == tag["twitter:description"] == description,
+            "og:title / twitter:title are not the <title>'s entry title":
+                tag["og:title"] == tag["twitter:title"] and head.title.startswith(tag["og:title"] + " - "),
+            f"og:url {tag['og:url']!r} is not the canonical {head.canonical!r}": tag["og:url"] == head.canonical,
+            "og:type is not article": tag["og:type"] == "article",
+            "twitter:card is not summary": tag["twitter:card"] == "summary",
+            f"article:published_time {tag['article:published_time']!r} is not {entries[page]}":
+                tag["article:published_time"].startswith(entries[page].isoformat()),
+        }
+        problems += [f"{where}: {what}" for what, ok in checks.items() if not ok]
+    assert not problems, "\n".join(problems)

@@ -1,9 +1,11 @@
 """Small, checked edits to Material's own templates, made at build time.
 
 Three of Material's templates need a few attributes changed for readers who
-use screen readers, and the entry page needs links to the previous and next
-entry. Copying the templates into the repository would commit Material's code;
-instead the installed templates are read from the ``material`` package, these
+use screen readers, the entry page needs links to the previous and next
+entry, and ``base.html`` must escape a page's description (an entry's is its
+excerpt's text, quotes and all). Copying the templates into the repository
+would commit Material's code; instead the installed templates are read from
+the ``material`` package, these
 edits applied, and the results written to ``.cache/theme/<digest>/``, which the
 plugin puts on the theme's search path. Each edit names the exact text it
 expects and how many times; if an upgrade of Material changes a template so
@@ -38,6 +40,11 @@ class Edit:
 
 
 PATCHES: dict[str, list[Edit]] = {
+    "base.html": [
+        Edit('<meta name="description" content="{{ page.meta.description }}">',
+             '<meta name="description" content="{{ page.meta.description | e }}">', 1,
+             why="an entry's description is its excerpt's text (journal_tools/preview.py): quotes and < escaped"),
+    ],
     "partials/search.html": [
         Edit('<div class="md-search" data-md-component="search" role="dialog">',
              '<div class="md-search" data-md-component="search" role="dialog" aria-label="{{ lang.t(\'search\') }}">', 1,

@@ -4,7 +4,8 @@ Each step's key is made from everything that step reads:
 
 - **Markdown render** (``Page.render``): the page's final Markdown (after every
   plugin's on_page_markdown), its source path and URL, the Markdown settings,
-  the contents of the snippet files it includes, and the code versions
+  the contents of the snippet files it includes, the citations' BibTeX file
+  when the page cites (its labels and reference list come from it), the code versions
   (``CodeKey``); plus a *trace* of the link targets the render looked up and
   what each resolved to, checked again before reuse (a page linking to an
   entry whose date, hence URL, changed is rendered again). A render that
@@ -144,6 +145,13 @@ class BuildCaches:
         paths = included_files(markdown, self.settings)
         return self._key(*(part for p in paths for part in (str(p), p.read_bytes())))
 
+    def _cited(self, markdown: str) -> bytes:
+        """Digest of the citations' BibTeX file for Markdown that cites (``[@key]``), else nothing."""
+        bib = self.settings.bibliography
+        if "[@" not in markdown or bib is None or not bib.is_file():
+            return b""
+        return self._key(str(bib), bib.read_bytes())
+
     # -- the journal's own source checks ------------------------------------------------
 
     def checked(self, path: Path, options, check):
@@ -164,7 +172,8 @@ class BuildCaches:
     def render(self, page, config, files, render) -> None:
         """``render(config, files)`` for ``page``, or its cached result."""
         slot = page.file.src_uri
-        key = self._key(self.key.markdown, page.markdown, slot, page.url, page.file.dest_uri, self._included(page.markdown))
+        key = self._key(self.key.markdown, page.markdown, slot, page.url, page.file.dest_uri, self._included(page.markdown),
+                        self._cited(page.markdown))
         got = self.store.get("render", slot, key)
         if got is not MISSING and _trace_holds(got[0], files):
             pages.restore_page_render(page, got[1], files)
@@ -188,7 +197,7 @@ class BuildCaches:
             slot = f"{post.file.src_uri}|{view.url}"
             title_rendered = bool(pages.page_render_result(post)["title"])
             key = self._key(self.key.markdown, post.markdown, post.title, title_rendered, post.url, view.url,
-                            separator, self._included(post.markdown))
+                            separator, self._included(post.markdown), self._cited(post.markdown))
             got = self.store.get("excerpt", slot, key)
             processor = blog.excerpt_relpath(excerpt)
             if got is not MISSING and _trace_holds(got[0], processor.files):

@@ -16,6 +16,11 @@ Every notebook page (mkdocs-jupyter's ``include`` patterns, e.g.
 cells' math converts) and ``x.py::notebook`` (the code cells run, in order, in
 one namespace; see ``notebook.py``).
 
+The citations' BibTeX file, when it is under docs/, is one test:
+``references.bib::bibliography`` (pybtex reads it and formats every entry). A
+file it cannot read fails there, once, naming its line; the render checks of
+the pages that cite then skip, naming that test.
+
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
 with what the code printed, instead of failing.
 
@@ -31,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import shard
+from journal_tools import citations, shard
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError
 from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook, run_notebook
@@ -84,8 +89,9 @@ def _settings(config) -> Settings | None:
 
 
 def pytest_collect_file(file_path: Path, parent):
-    """Every Markdown page and every notebook page under the journal's docs_dir is a test file."""
-    if file_path.suffix not in (".md", ".py", ".ipynb"):
+    """Every Markdown page and every notebook page under the journal's docs_dir is a test file
+    (and the citations' BibTeX file)."""
+    if file_path.suffix not in (".md", ".py", ".ipynb", ".bib"):
         return None
     try:
         settings = _settings(parent.config)
@@ -97,6 +103,8 @@ def pytest_collect_file(file_path: Path, parent):
         return None
     if file_path.suffix == ".md":
         return PageFile.from_parent(parent, path=file_path)
+    if file_path.suffix == ".bib":
+        return BibFile.from_parent(parent, path=file_path) if settings.bibliography == file_path.resolve() else None
     if settings.is_notebook(file_path) and not _python_plugin_collects(file_path, parent):
         return NotebookFile.from_parent(parent, path=file_path)
     return None
@@ -201,6 +209,31 @@ class NotebookFile(pytest.File):
         yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
 
 
+class BibFile(pytest.File):
+    """The citations' BibTeX file: one test, that pybtex reads it and formats every entry."""
+
+    def collect(self):
+        """The ``bibliography`` item."""
+        yield BibItem.from_parent(self, name="bibliography")
+
+
+def _own_bib_test(settings: Settings) -> str | None:
+    """The node id of the BibTeX file's own test, when the page tests collect one."""
+    bib = settings.bibliography
+    if bib is None or settings.docs_dir not in bib.parents:
+        return None
+    return f"{settings.rel(bib)}::bibliography"
+
+
+def _broken_bibliography(exc: citations.BibError, settings: Settings):
+    """A page's render check when the BibTeX file cannot be read: skip if the file's own test
+    fails for it (one mistake, one failure), else fail with the file's error."""
+    reporter = _own_bib_test(settings)
+    if reporter is None:
+        raise RenderProblem(str(exc)) from None
+    pytest.skip(f"the citations cannot be checked: {exc.rel} cannot be read; {reporter} reports why")
+
+
 class _PageItem(pytest.Item):
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, (BlockError, OutputMismatch, RenderProblem, PageError)):
@@ -233,7 +266,21 @@ class RenderItem(_PageItem):
     def runtest(self):
         """Render the page and compare what a reader sees with what runs."""
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
-        check_render(self.page, _settings(self.config))
+        try:
+            check_render(self.page, _settings(self.config))
+        except citations.BibError as exc:
+            _broken_bibliography(exc, _settings(self.config))
+
+
+class BibItem(_PageItem):
+    """The BibTeX file reads and every entry formats (a failure names the file and line)."""
+
+    def runtest(self):
+        """Load the file as the build does."""
+        try:
+            citations.load(self.path)
+        except citations.BibError as exc:
+            raise RenderProblem(str(exc)) from None
 
 
 class ChainItem(_PageItem):
@@ -276,7 +323,10 @@ class NotebookRender(_PageItem):
     def runtest(self):
         """Convert every Markdown cell with the site's Markdown."""
         self.user_properties.append(("pagetest_fences", len(self.notebook.code_cells)))
-        check_notebook_math(self.notebook, _settings(self.config))
+        try:
+            check_notebook_math(self.notebook, _settings(self.config))
+        except citations.BibError as exc:
+            _broken_bibliography(exc, _settings(self.config))
 
 
 class NotebookItem(_PageItem):

@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from journal_tools.citations import BibError, CitationError
 from journal_tools.includes import Origin
 from journal_tools.mathml import MathError
 from journal_tools.pagetest.render import RenderProblem
@@ -116,12 +117,15 @@ def run_notebook(nb: Notebook, folder: Path, ran: list[Cell]) -> None:
 
 
 def check_notebook_math(nb: Notebook, settings: Settings) -> None:
-    """Every formula of the Markdown cells converts (RenderProblem naming the line, as the build would)."""
+    """Every formula and citation of the Markdown cells converts (RenderProblem naming the line, as the
+    build would; BibError when the BibTeX file cannot be read)."""
     md = settings.markdown()
     for cell in nb.cells:
         if cell.kind != "markdown":
             continue
         try:
             md.reset().convert(cell.source)
-        except MathError as exc:
+        except BibError:
+            raise
+        except (MathError, CitationError) as exc:
             raise RenderProblem(str(exc.located(nb.path, nb.text))) from None

@@ -1,8 +1,8 @@
 """Render a page as the build does and check what a reader would see.
 
 Two checks need the rendered page rather than its source: every formula must
-convert to MathML (the site's own Markdown extension does it while rendering),
-and the number of Python and shell code blocks in the HTML must equal the
+convert to MathML and every citation must name an entry of the BibTeX file
+(the site's own Markdown extensions do both while rendering), and the number of Python and shell code blocks in the HTML must equal the
 number of fences the tests run. The second catches any fence the reader sees
 but the tests never run (a ``pycon`` session, an unusual indent): it fails
 here instead of passing silently.
@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 
 from mkdocs.utils.meta import get_data
 
+from journal_tools.citations import BibError, CitationError
 from journal_tools.fences import inside_fence
 from journal_tools.mathml import MathError
 from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, Page
@@ -54,11 +55,14 @@ def _render(source: str, settings: Settings) -> str:
 
 
 def check_render(page: Page, settings: Settings) -> None:
-    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree."""
+    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree
+    (BibError, naming the BibTeX file, when that file cannot be read)."""
     source = read_source(settings.root / page.path, page.path)
     try:
         html = _render(source, settings)
-    except MathError as exc:
+    except BibError:
+        raise
+    except (MathError, CitationError) as exc:
         raise RenderProblem(str(exc.located(page.path, source))) from None
     parser = _CodeBlocks()
     parser.feed(html)

@@ -5,7 +5,9 @@ Chromium on a page, files edited on disk, the page reloading by itself.
 - a snippet edit re-runs the entry's code and the reloaded page shows it;
 - a planted raising block shows the failure panel naming file:line;
 - a planted impossible date shows the error page, and the entry comes back
-  once the date is fixed.
+  once the date is fixed;
+- an edit of references.bib shows in the entry's citation, and an unknown
+  citation key shows the error page naming file:line.
 
 Timeouts here are generous ceilings so a loaded machine does not fail the
 test; `make bench` measures the save-to-reload time.
@@ -114,9 +116,30 @@ def _bad_date_shows_the_error_page_then_the_entry_again(served, tab):
     assert tab.url == url
 
 
+def _citations_follow_the_bibtex_file(served, tab):
+    project, _ = served
+    bib, page = project / "docs" / "references.bib", project / ENTRY
+    _edit(bib, "year      = {2024}", "year      = {2023}")
+    try:
+        tab.wait_for_selector("a.citation__ref:text-is('Raschka, 2023')", timeout=RELOAD_MS)
+    finally:
+        _edit(bib, "year      = {2023}", "year      = {2024}")
+    tab.wait_for_selector("a.citation__ref:text-is('Raschka, 2024')", timeout=RELOAD_MS)
+    _edit(page, "[@raschka2024, ch. 3]", "[@rashka2024, ch. 3]")
+    line = page.read_text(encoding="utf-8").split("\n").index(
+        next(ln for ln in page.read_text(encoding="utf-8").split("\n") if "@rashka2024" in ln)) + 1
+    try:
+        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
+        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in tab.inner_text("pre")
+    finally:
+        _edit(page, "[@rashka2024, ch. 3]", "[@raschka2024, ch. 3]")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+
+
 def test_serve_loop_as_the_author_uses_it(served, tab):
     """One scenario, in order, on one server (pytest-xdist may split a module's tests)."""
     _code_ran(served, tab)
     _snippet_edit_reruns_the_entry(served, tab)
     _raising_block_shows_the_failure_panel(served, tab)
     _bad_date_shows_the_error_page_then_the_entry_again(served, tab)
+    _citations_follow_the_bibtex_file(served, tab)

@@ -16,6 +16,7 @@ def test_every_edit_applies_to_the_installed_material():
     post = templates["blog-post.html"]
     assert 'aria-label="About this entry"' in post and 'partials/journal-pager.html' in post
     assert post.count("<nav") == post.count("</nav>")
+    assert '<meta name="description" content="{{ page.meta.description | e }}">' in templates["base.html"]
 
 
 def test_a_changed_template_stops_the_build_naming_it(tmp_path):

@@ -1,0 +1,84 @@
+"""Link previews (journal_tools/preview.py): plain text from rendered excerpts, the tags of a post."""
+
+from __future__ import annotations
+
+import datetime as dt
+from types import SimpleNamespace
+
+import pytest
+
+from journal_tools import preview
+from journal_tools.mathml import tex_to_mathml
+
+
+@pytest.mark.parametrize("tex, text", [
+    (r"W^{Q}, W^{K}, W^{V}", "W^Q, W^K, W^V"),
+    (r"X \in \mathbb{R}^{6 \times 3}", "X ∈ ℝ^(6×3)"),
+    (r"\operatorname{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}\right)V", "softmax((QK^⊤)/√(d_k))V"),
+    (r"d_\text{in} = 3", "d_in = 3"),
+    (r"x^{(2)}_d", "x_d^(2)"),
+    (r"\sum_{j=1}^{6} \alpha_{2j} x^{(j)}", "∑_(j=1)^6 α_(2j)x^(j)"),
+    (r"e^{-\infty} = 0", "e^(−∞) = 0"),
+    (r"\tilde{A} = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}", "A = [1, 2; 3, 4]"),
+])
+def test_formulas_read_as_one_line_of_text(tex, text):
+    assert preview.plain_text(f"<p>{tex_to_mathml(tex, display=False)}</p>") == text
+
+
+def test_plain_text_keeps_what_a_reader_sees_and_drops_the_rest():
+    html = ('<p>Weights <math><msub><mi>w</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub></math> from '
+            '<a href="#x">scores</a> &amp; <em>rows</em> (<span class="citation">(<a href="#ref-a">A, 2024</a>)</span>).</p>'
+            '<svg><title>a drawing</title><text>label</text></svg><script>var x = "$";</script>'
+            '<p>Second <code>x @ y</code>.</p>')
+    assert preview.plain_text(html) == "Weights w_ij from scores & rows ((A, 2024)). Second x @ y."
+
+
+def test_summary_cuts_at_a_word_within_the_limit():
+    text = "words " * 40  # 159 characters would end inside a word ("wor")
+    cut = preview.summary(text)
+    kept = cut.removesuffix("…")
+    assert len(cut) <= preview.LIMIT and cut.endswith("words…") and text.startswith(kept + " ")
+    assert preview.summary("Short, as written.") == "Short, as written."
+    assert preview.summary("a" * 200).endswith("…") and len(preview.summary("a" * 200)) == preview.LIMIT
+
+
+def _post(meta: dict | None = None):
+    created = dt.datetime(2025, 7, 27, tzinfo=dt.timezone.utc)
+    return SimpleNamespace(title='An "entry"', url="blog/2025/07/27/entry/", meta=dict(meta or {}),
+                           canonical_url="https://example.org/j/blog/2025/07/27/entry/",
+                           config=SimpleNamespace(date=SimpleNamespace(created=created)))
+
+
+def _settings():
+    return SimpleNamespace(blog=SimpleNamespace(excerpt_separator="<!-- more -->"))
+
+
+HTML = ('<h1 id="t">An "entry"</h1>\n<p>The excerpt with <math><msup><mi>W</mi><mi>Q</mi></msup></math>.</p>\n'
+        "<!-- more -->\n<p>The body, never in the preview.</p>")
+
+
+def test_a_post_previews_as_its_excerpt():
+    page = _post()
+    preview.describe(page, HTML, _settings(), "The journal")
+    assert page.meta["description"] == "The excerpt with W^Q."
+    assert page.meta[preview.META_KEY] == [
+        ("property", "og:type", "article"),
+        ("property", "og:site_name", "The journal"),
+        ("property", "og:title", 'An "entry"'),
+        ("property", "og:description", "The excerpt with W^Q."),
+        ("property", "og:url", "https://example.org/j/blog/2025/07/27/entry/"),
+        ("property", "article:published_time", "2025-07-27T00:00:00+00:00"),
+        ("name", "twitter:card", "summary"),
+        ("name", "twitter:title", 'An "entry"'),
+        ("name", "twitter:description", "The excerpt with W^Q."),
+    ]
+
+
+def test_the_authors_description_wins_and_no_excerpt_means_no_preview():
+    page = _post({"description": "Written by the author."})
+    preview.describe(page, HTML, _settings(), "The journal")
+    assert page.meta["description"] == "Written by the author."
+    assert ("property", "og:description", "Written by the author.") in page.meta[preview.META_KEY]
+    bare = _post()
+    preview.describe(bare, "<p>No separator.</p>", _settings(), "The journal")
+    assert bare.meta == {}
