@@ -107,6 +107,8 @@ def test_the_toolkit_runs_again_exactly_when_an_input_changed_or_fresh_or_ci(pro
         monkeypatch.setenv(name, value)
         project.runpytest_subprocess().assert_outcomes(passed=2)
         monkeypatch.delenv(name)
+    record = _record(project)  # a FRESH or CI run that passed all records again (a new date)
+    assert record["digest"] == toolkit_reuse.digest(project.path)
 
     planted = project.path / "journal_tools" / "planted.py"
     planted.write_text("def answer():\n    return 41\n", encoding="utf-8")  # the planted fault
