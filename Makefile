@@ -38,6 +38,8 @@ serve: setup
 	@$(BIN)/python -m journal_tools.serve_check $(SERVE_HOST) $(PORT)
 	$(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
 
+# The toolkit's tests are reused while their inputs are unchanged (tests/toolkit_reuse.py);
+# make test FRESH=1 (or CI=true) runs them all. Both reach pytest through the environment.
 test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -2,7 +2,8 @@
 
 `docs_build`: the session's one `mkdocs build --strict` of a frozen copy of the
 project, docs/ included; it never fails by itself. Exactly one test reports on
-it: tests/test_site_build.py::test_docs_build.
+it: tests/test_site_build.py::test_docs_build. Tests taking either belong to the
+journal part of the suite (tests/suite_parts.py).
 
 `built`: that build, for the tests that look at the real built site (browser,
 feeds, reproducibility, engines, ...). When the build failed they skip, naming
@@ -17,6 +18,12 @@ from pathlib import Path
 
 import pytest
 from journal_site import BUILD_TEST, Built, build_problem, copy_project, freeze_as_git_repo, in_this_run, mkdocs_build, once_per_session
+from toolkit_reuse import ToolkitReuse
+
+
+def pytest_configure(config):
+    # The toolkit's tests are reused while their inputs are unchanged (tests/toolkit_reuse.py).
+    config.pluginmanager.register(ToolkitReuse(config), "toolkit-reuse")
 
 
 @pytest.fixture(scope="session")
