@@ -26,15 +26,21 @@ from pathlib import Path, PurePath
 import markdown
 from mkdocs import exceptions
 from mkdocs.config import load_config
+from mkdocs.config.base import ValidationError
+from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.utils import yaml_load
 
-__all__ = ["BlogSettings", "ConfigError", "Settings", "find_root", "read_yaml"]
+from journal_tools import limits
+
+__all__ = ["BlogSettings", "ConfigError", "Seconds", "Settings", "find_root", "read_yaml"]
 
 CONFIG_NAME = "mkdocs.yml"
 SNIPPETS = "pymdownx.snippets"
 BLOG_NAMES = ("material/blog", "blog")
 JUPYTER = "mkdocs-jupyter"
 JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")  # mkdocs-jupyter's default
+JOURNAL = "journal"
+TIMEOUT_OPTION = "block_timeout"
 
 
 class ConfigError(Exception):
@@ -70,6 +76,8 @@ class Settings:
     # PurePath.match does); no include patterns without the plugin.
     notebook_include: tuple[str, ...] = ()
     notebook_ignore: tuple[str, ...] = ()
+    # The journal plugin's block_timeout: each block's time limit, unless its page sets one.
+    block_timeout: limits.Limit = limits.Limit(limits.DEFAULT_TIMEOUT, f"{TIMEOUT_OPTION}, the journal plugin's default")
 
     # -- construction -------------------------------------------------------
 
@@ -86,7 +94,10 @@ class Settings:
                 break
         jupyter = config.plugins.get(JUPYTER)
         notebooks = None if jupyter is None else dict(jupyter.config)
-        return cls._make(config, config_file, root, blog, notebooks)
+        # As written in the file (the validated plugin config holds the default too, so it
+        # cannot say whether the limit was set there).
+        timeout = _timeout_option(read_yaml(config_file), config_file)
+        return cls._make(config, config_file, root, blog, notebooks, timeout)
 
     @classmethod
     def load(cls, config_file: str | os.PathLike = CONFIG_NAME) -> Settings:
@@ -95,7 +106,7 @@ class Settings:
 
     @classmethod
     def _make(cls, config, config_file: Path, root: Path, blog: BlogSettings | None,
-              notebooks: dict | None = None) -> Settings:
+              notebooks: dict | None = None, timeout: float | None = None) -> Settings:
         configs = {name: dict(options) for name, options in dict(config["mdx_configs"]).items()}
         snippets = configs.get(SNIPPETS, {})
         bases = snippets.get("base_path", ["."])
@@ -116,6 +127,7 @@ class Settings:
             cache_dir=root / ".cache",
             notebook_include=() if notebooks is None else tuple(notebooks.get("include", JUPYTER_INCLUDE)),
             notebook_ignore=() if notebooks is None else tuple(notebooks.get("ignore", ())),
+            **({} if timeout is None else {"block_timeout": limits.Limit(timeout, f"{TIMEOUT_OPTION} in {config_file.name}")}),
         )
 
     # -- derived ------------------------------------------------------------
@@ -209,7 +221,34 @@ def _load(config_file: str) -> Settings:
     options = _raw_plugin_options(raw, BLOG_NAMES)
     if options is not None:
         blog = _blog_settings(_validated_blog_options(options, config_file), Path(config["docs_dir"]))
-    return Settings._make(config, path, path.parent, blog, _raw_plugin_options(raw, (JUPYTER,)))
+    return Settings._make(config, path, path.parent, blog, _raw_plugin_options(raw, (JUPYTER,)), _timeout_option(raw, path))
+
+
+def _timeout_option(raw: dict, path: Path) -> float | None:
+    """The journal plugin's block_timeout as written in mkdocs.yml (None: not written), checked
+    as the plugin's own option (:class:`Seconds`) checks it."""
+    options = _raw_plugin_options(raw, (JOURNAL,)) or {}
+    if TIMEOUT_OPTION not in options:
+        return None
+    try:
+        return limits.seconds(options[TIMEOUT_OPTION])
+    except ValueError as exc:
+        raise ConfigError(f"{path}: journal plugin option {TIMEOUT_OPTION}: {exc}") from None
+
+
+class Seconds(BaseConfigOption[float]):
+    """A plugin option holding a time limit in seconds (a number above 0)."""
+
+    def __init__(self, default: float):
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value) -> float:
+        """The value as float seconds; MkDocs reports a bad one with the option's name."""
+        try:
+            return limits.seconds(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
 
 
 def _validated_blog_options(options: dict, config_file: str) -> dict:
