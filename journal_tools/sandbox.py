@@ -91,7 +91,7 @@ class Stopped(Exception):
 
 
 class Aborted(Exception):
-    """The request was abandoned (:meth:`Sandbox.abort`): nobody wants its result any more."""
+    """The request was abandoned (its ``cancelled()`` said so): nobody wants its result any more."""
 
 
 class Sandbox:
@@ -101,15 +101,13 @@ class Sandbox:
     def __init__(self):
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
-        self._busy: _Worker | None = None
-        self._aborted = False
 
     # -- what the page tests and make serve call ------------------------------------
 
-    def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=()) -> None:
+    def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None) -> None:
         """``pagetest.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
         same way; a block that fails, runs past the page's limit or ends the worker is a
-        BlockError naming its line."""
+        BlockError naming its line. ``cancelled``: see :meth:`call`."""
         from journal_tools.pagetest.run import BlockError, part_origin, synthetic_name
 
         sources = {synthetic_name(part_origin(page, part)): (part.origins, part.code.splitlines())
@@ -118,7 +116,7 @@ class Sandbox:
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:
             done, updates, error = self.call(_chain, (page, steps, update is not None), page.limit, units,
-                                             snippet_dirs, on_progress=result.results.extend)
+                                             snippet_dirs, on_progress=result.results.extend, cancelled=cancelled)
         except Stopped as stop:
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)
@@ -150,23 +148,19 @@ class Sandbox:
         if error is not None:
             raise BlockError(*error)
 
-    def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None):
+    def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None):
         """``fn(progress, *args)`` in the worker, its return value here.
 
         ``fn`` (a module-level function) calls ``progress(i, value)`` before unit ``i``
         starts; the clock restarts there, and ``on_progress(value)`` gets ``value``.
-        Raises Stopped (past the limit, or the worker died), Aborted, or RuntimeError
-        (the worker's own code failed).
+        ``cancelled()``, asked every tenth of a second, stops the request when true
+        (``make serve``: its page was saved again). Raises Stopped (past the limit, or
+        the worker died), Aborted, or RuntimeError (the worker's own code failed).
         """
         env = _environment(snippet_dirs)
         with self._lock:
-            self._aborted = False
             worker = self._send(fn, args, env)
-            self._busy = worker
-            try:
-                status, value, stderr = self._serve(worker, limit, units, on_progress)
-            finally:
-                self._busy = None
+            status, value, stderr = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
         if stderr:
             sys.stderr.write(stderr)
         if status == "bug":
@@ -186,14 +180,6 @@ class Sandbox:
                 self.start()
 
         threading.Thread(target=start, daemon=True, name="journal-sandbox-start").start()
-
-    def abort(self) -> None:
-        """Stop the request running now, if any (it raises Aborted); ``make serve`` calls this
-        when a page is saved again while its old code still runs."""
-        worker = self._busy
-        if worker is not None:
-            self._aborted = True
-            worker.kill()
 
     def close(self) -> None:
         """Stop the worker."""
@@ -227,7 +213,7 @@ class Sandbox:
             worker.conn.send((fn, args, env))
         return worker
 
-    def _serve(self, worker: _Worker, limit: Limit, units: list[Unit], on_progress):
+    def _serve(self, worker: _Worker, limit: Limit, units: list[Unit], on_progress, cancelled):
         index = 0
         deadline = time.monotonic() + limit.seconds
         while True:
@@ -236,8 +222,11 @@ class Sandbox:
                 dump = worker.stack()
                 self._discard(worker)
                 raise Stopped(index, limit.ran_past(units[index].kind), dump, hung=True)
+            if cancelled():
+                self._discard(worker)
+                raise Aborted()
             try:
-                if not worker.conn.poll(remaining):
+                if not worker.conn.poll(min(remaining, 0.1)):
                     continue
                 message = worker.conn.recv()
             except (EOFError, OSError):
@@ -253,8 +242,6 @@ class Sandbox:
         worker.process.join(5)
         code, dump = worker.process.exitcode, worker.dumped()
         self._discard(worker)
-        if self._aborted:
-            return Aborted()
         what = units[index].kind
         if dump.startswith("os._exit("):
             reason = f"the {what} called {dump.splitlines()[0]}, which ends the process running it"

@@ -40,7 +40,7 @@ __all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
-WAIT_SECONDS = 5  # how long a page's render waits for its code; then "code still running", and a rebuild when done
+WAIT_SECONDS = 2  # how long a page's render waits for its code; then "code still running", and a rebuild when done
 
 
 class CodeRunner:
@@ -67,8 +67,6 @@ class CodeRunner:
             for page, future in futures.items():
                 self._latest[page] = future
                 self._queue.put((page, future))
-            if self._running in futures:
-                self.sandbox.abort()
             if self._thread is None:
                 self._thread = threading.Thread(target=self._work, daemon=True, name="journal-code-runner")
                 self._thread.start()
@@ -94,6 +92,11 @@ class CodeRunner:
                 with self._guard:
                     self._running = None
             future.set_result(outcome)
+
+    @property
+    def running(self) -> Path | None:
+        """The page whose code runs now, if any."""
+        return self._running
 
     def draw(self, targets: list[str], dirs) -> dict[str, str]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``)."""
@@ -249,6 +252,8 @@ def install_error_pages(server, state: ServeState) -> None:
     server.builder = builder
     server._serve_request = request
     state.notebooks.server = server
+    if state.notebooks.rebuild_wanted:  # asked for during the first build, before the server was handed over
+        state.notebooks.request_rebuild()
 
 
 class BackgroundNotebooks:
@@ -267,6 +272,7 @@ class BackgroundNotebooks:
         self.failed: dict[str, str] = {}  # cache path -> message
         self.pending: dict[str, tuple] = {}  # src -> what _start needs, until the build ends
         self.server = None
+        self.rebuild_wanted = False  # a rebuild asked for before there was a server
 
     def start_pending(self) -> None:
         """Start the executions the build asked for (called when the build is done)."""
@@ -319,9 +325,11 @@ class BackgroundNotebooks:
         threading.Thread(target=work, daemon=True).start()
 
     def request_rebuild(self) -> None:
-        """Ask the live-reload server for a rebuild, as its file watcher does."""
+        """Ask the live-reload server for a rebuild, as its file watcher does (once it is
+        known: MkDocs hands it over after the first build)."""
         server = self.server
         if server is None:
+            self.rebuild_wanted = True
             return
         with server._rebuild_cond:
             server._want_rebuild = True

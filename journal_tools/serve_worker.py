@@ -28,8 +28,8 @@ __all__ = ["draw_figures", "figures_in", "run_page"]
 
 
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
-    """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted once
-    ``stale()`` says the page was saved again (and when the sandbox stops the run for it)."""
+    """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted as soon
+    as ``stale()`` says the page was saved again (a block running then is stopped)."""
     from journal_tools.frontmatter import FrontMatterError
     from journal_tools.includes import IncludeError
     from journal_tools.pagetest.parse import PageError, parse_page
@@ -51,7 +51,7 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             continue
         result = ChainResult()
         try:
-            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs)
+            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale)
         except BlockError as exc:
             fence_line = page.where(steps[len(result.results)].parts[0].fence.start).line
             where, _, rest = exc.report.partition(": ")
