@@ -33,25 +33,26 @@ from benchmarks import (  # noqa: E402
     notebook_build,
     page_weight,
     plugin_build,
+    serve_hang,
     serve_loop,
     shards,
     synthetic,
 )
 from benchmarks.rows import Row, table  # noqa: E402
 
-FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, shard_entries=1000)
-QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, shard_entries=100)
+FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, shard_entries=1000, hang_repeats=3)
+QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, shard_entries=100, hang_repeats=1)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, one repeat, no profiling")
     parser.add_argument("--no-profile", action="store_true", help="do not profile missed goals")
-    parser.add_argument("--only", default="", help="comma-separated measurement numbers (1-8)")
+    parser.add_argument("--only", default="", help="comma-separated measurement numbers (1-9)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (builds, profiles)")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
-    only = {int(x) for x in args.only.split(",") if x.strip()} or set(range(1, 9))
+    only = {int(x) for x in args.only.split(",") if x.strip()} or set(range(1, 10))
     profiling = not (args.quick or args.no_profile)
 
     started = time.perf_counter()
@@ -102,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     if r:
         rows.append(r)
     r = step(8, "page tests of a large journal, sharded", lambda: shards.measure(project, out, plan["shard_entries"]))
+    if r:
+        rows.append(r)
+    r = step(9, "make serve: save the fix of a hung block", lambda: serve_hang.measure(project, plan["hang_repeats"]))
     if r:
         rows.append(r)
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import importlib
 import importlib.machinery
 import io
 import linecache
@@ -66,6 +67,9 @@ __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
 START_SECONDS = 300.0  # a first start imports PyTorch in the forkserver: slow on a loaded machine
 DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack before it is killed
+# make serve's spare is prepared this long after a request ends: not while MkDocs still renders
+# the rebuild the author waits for (its imports would compete for the same cores).
+SPARE_DELAY = 3.0
 # Imported once by the forkserver, so every worker forked from it has them.
 PRELOAD = ["journal_tools.sandbox", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
@@ -96,11 +100,27 @@ class Aborted(Exception):
 
 class Sandbox:
     """One worker process for page code, replaced when it dies or hangs. Thread-safe:
-    requests are served one at a time."""
+    requests are served one at a time.
 
-    def __init__(self):
+    ``spare=True`` (``make serve``): a second worker is kept ready, having imported what
+    page code imported so far (matplotlib, for instance, costs a fresh worker 1.4 s) and
+    run the last block request once, discarding what it did (a first run in a process
+    pays for PyTorch's kernel set-up and matplotlib's font caches: 0.3 s became 1 s), so
+    the save after a hang is served as fast as any other.
+    """
+
+    def __init__(self, spare: bool = False):
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
+        self._keep_spare = spare
+        self._spare: _Worker | None = None
+        self._spare_lock = threading.Lock()  # held while the spare is made or given new imports
+        self._learned: dict[str, None] = {}  # modules page code imported, in order
+        self._spare_knows = 0  # how many of them the spare imported
+        self._env: dict | None = None
+        self._closed = False
+        self._spare_pending = False  # a thread is preparing it
+        self._rehearsal: tuple | None = None  # the last block request that passed: (fn, args, seconds)
 
     # -- what the page tests and make serve call ------------------------------------
 
@@ -116,7 +136,8 @@ class Sandbox:
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:
             done, updates, error = self.call(_chain, (page, steps, update is not None), page.limit, units,
-                                             snippet_dirs, on_progress=result.results.extend, cancelled=cancelled)
+                                             snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
+                                             rehearsable=update is None)
         except Stopped as stop:
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)
@@ -148,19 +169,26 @@ class Sandbox:
         if error is not None:
             raise BlockError(*error)
 
-    def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None):
+    def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
+             rehearsable: bool = False):
         """``fn(progress, *args)`` in the worker, its return value here.
 
         ``fn`` (a module-level function) calls ``progress(i, value)`` before unit ``i``
         starts; the clock restarts there, and ``on_progress(value)`` gets ``value``.
         ``cancelled()``, asked every tenth of a second, stops the request when true
-        (``make serve``: its page was saved again). Raises Stopped (past the limit, or
-        the worker died), Aborted, or RuntimeError (the worker's own code failed).
+        (``make serve``: its page was saved again). ``rehearsable``: a spare may run this
+        request again to warm up (it writes only in its own temporary folder). Raises
+        Stopped (past the limit, or the worker died), Aborted, or RuntimeError (the
+        worker's own code failed).
         """
-        env = _environment(snippet_dirs)
+        env = self._env = _environment(snippet_dirs)
         with self._lock:
             worker = self._send(fn, args, env)
-            status, value, stderr = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
+            status, value, stderr, imported = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
+            self._learned.update(dict.fromkeys(imported))
+        if rehearsable and status == "ok" and self._keep_spare:
+            self._rehearsal = (fn, args, limit.seconds)
+        self._tend_spare()
         if stderr:
             sys.stderr.write(stderr)
         if status == "bug":
@@ -182,11 +210,16 @@ class Sandbox:
         threading.Thread(target=start, daemon=True, name="journal-sandbox-start").start()
 
     def close(self) -> None:
-        """Stop the worker."""
+        """Stop the worker (and the spare)."""
+        self._closed = True
         with self._lock:
             if self._worker is not None:
                 self._worker.close()
                 self._worker = None
+        with self._spare_lock:
+            if self._spare is not None:
+                self._spare.close()
+                self._spare = None
 
     # -- the clock --------------------------------------------------------------
 
@@ -196,10 +229,61 @@ class Sandbox:
             if worker is not None:
                 worker.close()
             self._worker = None
-            worker = _Worker(_context())
-            worker.wait_ready()
+            worker = self._take_spare()
+            if worker is None:
+                worker = _Worker(_context())
+                worker.wait_ready()
             self._worker = worker
         return worker
+
+    # -- the spare (make serve) ---------------------------------------------------
+
+    def _tend_spare(self) -> None:
+        """Make the spare, or give it what page code imported since, in the background."""
+        if not self._keep_spare or self._closed or self._spare_pending:
+            return
+        if self._spare is not None and self._spare_knows == len(self._learned):
+            return
+        self._spare_pending = True
+        threading.Thread(target=self._prepare_spare, daemon=True, name="journal-sandbox-spare").start()
+
+    def _prepare_spare(self) -> None:
+        time.sleep(SPARE_DELAY)
+        with self._spare_lock:
+            try:
+                fresh = self._spare is None or not self._spare.process.is_alive()
+                if fresh:
+                    self._spare, self._spare_knows = _Worker(_context()), 0
+                    self._spare.wait_ready()
+                names = list(self._learned)
+                self._spare.warm(names[self._spare_knows:], self._env)
+                self._spare_knows = len(names)
+                if fresh and self._rehearsal is not None:
+                    fn, args, seconds = self._rehearsal
+                    self._spare.run_quietly(fn, args, self._env, seconds)
+            except Exception:  # noqa: BLE001 - no spare: a replacement is made when needed
+                if self._spare is not None:
+                    self._spare.kill()
+                    self._spare.close()
+                self._spare = None
+            if self._closed and self._spare is not None:
+                self._spare.close()
+                self._spare = None
+            self._spare_pending = False
+
+    def _take_spare(self) -> _Worker | None:
+        with self._spare_lock:
+            spare, self._spare = self._spare, None
+            if spare is None or not spare.process.is_alive():
+                return None
+            names = list(self._learned)
+            try:
+                spare.warm(names[self._spare_knows:], self._env)  # what it has not imported yet
+            except Exception:  # noqa: BLE001 - a broken spare is no spare
+                spare.kill()
+                spare.close()
+                return None
+        return spare
 
     def _send(self, fn, args, env) -> _Worker:
         """Send the request; a worker that died since its last request (a thread a block
@@ -235,8 +319,8 @@ class Sandbox:
                 index, deadline = message[1], time.monotonic() + limit.seconds
                 if on_progress is not None and message[2] is not None:
                     on_progress(message[2])
-            else:  # ("done", (status, value), stderr)
-                return (*message[1], message[2])
+            else:  # ("done", (status, value), stderr, modules imported)
+                return (*message[1], message[2], message[3])
 
     def _died(self, worker: _Worker, index: int, units: list[Unit]) -> Exception:
         worker.process.join(5)
@@ -328,6 +412,21 @@ class _Worker:
         self.kill()
         self.close()
         raise RuntimeError(f"the page-code worker process {problem}")
+
+    def warm(self, modules: list[str], env: dict | None) -> None:
+        """Import ``modules`` in the worker (for a spare), waiting for it to be done."""
+        if modules:
+            self.run_quietly(_warm, (modules,), env or _environment(()), START_SECONDS)
+
+    def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
+        """Run a request whose answer nobody reads (a spare's imports, its rehearsal);
+        RuntimeError if it is not done within ``seconds`` (the caller discards the worker)."""
+        self.conn.send((fn, args, env))
+        deadline = time.monotonic() + seconds
+        while (remaining := deadline - time.monotonic()) > 0:
+            if self.conn.poll(remaining) and self.conn.recv()[0] == "done":
+                return
+        raise RuntimeError(f"a spare worker's warm-up took more than {seconds:g} s")
 
     def stack(self) -> str:
         """What faulthandler writes when asked for the worker's stacks (SIGUSR1)."""
@@ -421,6 +520,7 @@ def _worker_main(conn, dump_path: str) -> None:
     _set_up(dump_path)
     conn.send(("ready", os.getpid()))
     seen: set[str] = set()
+    known = set(sys.modules)
     while True:
         try:
             request = conn.recv_bytes()
@@ -430,7 +530,7 @@ def _worker_main(conn, dump_path: str) -> None:
         try:
             fn, args, env = pickle.loads(request)
         except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
-            conn.send(("done", ("bug", traceback.format_exc()), ""))
+            conn.send(("done", ("bug", traceback.format_exc()), "", []))
             continue
         _prepare(env, seen)
 
@@ -442,10 +542,21 @@ def _worker_main(conn, dump_path: str) -> None:
                 answer = ("ok", fn(progress, *args))
         except BaseException:  # noqa: BLE001 - a bug of the runner: reported, the worker goes on
             answer = ("bug", traceback.format_exc())
+        imported = _imported_since(known, seen)
         try:
-            conn.send(("done", answer, stderr.getvalue()))
+            conn.send(("done", answer, stderr.getvalue(), imported))
         except Exception:  # an answer that does not pickle
-            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue()))
+            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported))
+
+
+def _imported_since(known: set[str], seen: set[str]) -> list[str]:
+    """The modules imported since the last request, snippet modules left out (forgotten
+    before every request anyway); ``known`` is updated."""
+    prefixes = tuple(os.path.join(d, "") for d in seen)
+    new = [name for name in sys.modules if name not in known]
+    known.update(new)
+    return [name for name in new if not name.startswith("__")
+            and not (prefixes and os.path.abspath(getattr(sys.modules[name], "__file__", None) or "").startswith(prefixes))]
 
 
 class _NoInput(io.TextIOBase):
@@ -507,6 +618,13 @@ def _prepare(env: dict, seen: set[str]) -> None:
         path = getattr(module, "__file__", None) or ""
         if prefixes and path and os.path.abspath(path).startswith(prefixes):
             del sys.modules[name]
+
+
+def _warm(progress, modules: list[str]) -> None:
+    """In a spare worker: import what page code imported in the worker before it."""
+    for name in modules:
+        with contextlib.suppress(BaseException):  # one that does not import alone is imported when used
+            importlib.import_module(name)
 
 
 def _chain(progress, page, steps, updating: bool):

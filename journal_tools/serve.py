@@ -48,7 +48,7 @@ class CodeRunner:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.sandbox = Sandbox()
+        self.sandbox = Sandbox(spare=True)
         self._queue: queue.Queue = queue.Queue()
         self._latest: dict[Path, Future] = {}  # each page's newest run: older ones are stale
         self._running: Path | None = None

@@ -1,6 +1,6 @@
 """What a block may do (journal_tools/limits.py): where its time limit comes from, how a bad
 limit is reported, and how much of its output is kept. The limit itself is enforced by the
-sandbox: tests/test_limits.py drives it."""
+sandbox: tests/test_runaway_blocks.py drives it."""
 
 from __future__ import annotations
 
