@@ -210,8 +210,11 @@ class Sandbox:
         threading.Thread(target=start, daemon=True, name="journal-sandbox-start").start()
 
     def close(self) -> None:
-        """Stop the worker (and the spare)."""
+        """Stop the worker (and the spare), a block running now included."""
         self._closed = True
+        for worker in (self._worker, self._spare):
+            if worker is not None:
+                worker.kill()  # so a request running now ends, and releases the lock
         with self._lock:
             if self._worker is not None:
                 self._worker.close()
