@@ -35,6 +35,7 @@ from benchmarks import (  # noqa: E402
     notebook_build,
     page_weight,
     plugin_build,
+    serve_hang,
     serve_loop,
     shards,
     suite_cost,
@@ -43,20 +44,21 @@ from benchmarks import (  # noqa: E402
 from benchmarks.rows import Row, table  # noqa: E402
 
 FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, shard_entries=1000,
-            incremental_entries=1000, incremental_repeats=3)
+            incremental_entries=1000, incremental_repeats=3, hang_repeats=3)
 QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, shard_entries=100,
-             incremental_entries=100, incremental_repeats=1)
+             incremental_entries=100, incremental_repeats=1, hang_repeats=1)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes, one repeat, no profiling")
     parser.add_argument("--no-profile", action="store_true", help="do not profile missed goals")
-    parser.add_argument("--only", default="", help="comma-separated measurement numbers (1-10)")
+    parser.add_argument("--only", default="", help="comma-separated measurement numbers (1-11)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (builds, profiles)")
     args = parser.parse_args(argv)
     plan = QUICK if args.quick else FULL
-    only = {int(x) for x in args.only.split(",") if x.strip()} or set(range(1, 10 if args.quick else 11))
+    # Row 10 runs the whole test suite twice: not part of a quick smoke run.
+    only = {int(x) for x in args.only.split(",") if x.strip()} or set(range(1, 12)) - ({10} if args.quick else set())
     profiling = not (args.quick or args.no_profile)
 
     started = time.perf_counter()
@@ -112,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     rows += step(9, "a journal of a thousand entries: serve saves, warm build",
                  lambda: incremental.measure(project, out, plan["incremental_entries"], plan["incremental_repeats"])) or []
     r = step(10, "make test: after one entry edit, and FRESH=1", lambda: suite_cost.measure(out))
+    if r:
+        rows.append(r)
+    r = step(11, "make serve: save the fix of a hung block", lambda: serve_hang.measure(project, plan["hang_repeats"]))
     if r:
         rows.append(r)
 

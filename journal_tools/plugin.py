@@ -47,6 +47,7 @@ from journal_tools import (
     fences,
     figures,
     fonts,
+    limits,
     markdown_math,
     nbids,
     nbtoc,
@@ -63,7 +64,7 @@ from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, the
 from journal_tools.incremental.steps import BuildCaches
 from journal_tools.incremental.store import Store
 from journal_tools.mathml import MathError
-from journal_tools.settings import Settings
+from journal_tools.settings import Seconds, Settings
 
 __all__ = ["JournalConfig", "JournalPlugin"]
 
@@ -130,6 +131,11 @@ class JournalConfig(base.Config):
     pin_build_date = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
     one commit are the same bytes."""
+
+    block_timeout = Seconds(default=limits.DEFAULT_TIMEOUT)
+    """The time limit, in seconds, of each code block (each notebook cell) the page tests and
+    ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
+    past it fails naming its line, and the run goes on (``journal_tools/sandbox.py``)."""
 
 
 class JournalPlugin(BasePlugin[JournalConfig]):

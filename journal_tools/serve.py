@@ -1,12 +1,17 @@
 """The author's loop: what ``make serve`` adds to a build (never ``make build``).
 
-- **Code runs on save.** A warm worker process (``serve_worker``, PyTorch
-  imported once) runs the blocks of every page whose inputs changed since the
-  last build: the page itself, the snippet files it includes, the snippet
-  modules its code imports (followed through snippet-to-snippet imports). It
-  runs while MkDocs renders the other pages; each page then shows a discreet
-  status line, or a panel naming ``file:line`` with the message and the mapped
-  traceback and a link to the failing block.
+- **Code runs on save.** A warm worker process (``sandbox``, PyTorch
+  imported once; ``serve_worker`` says what it runs) runs the blocks of every
+  page whose inputs changed since the last build: the page itself, the snippet
+  files it includes, the snippet modules its code imports (followed through
+  snippet-to-snippet imports). It runs while MkDocs renders the other pages;
+  each page then shows a discreet status line, or a panel naming ``file:line``
+  with the message and the mapped traceback and a link to the failing block.
+  A block past its time limit is stopped and shown the same way, and so is
+  one that ends or crashes the worker; a new worker serves the next save. A
+  page saved again while its old code still runs has that run stopped. A
+  render waits a few seconds for its page's code, then shows "code still
+  running" and the page is rebuilt when the code is done.
 - **Build errors show in the browser.** A failed rebuild (bad TeX, bad front
   matter, a missing include) no longer leaves the browser waiting: every page
   request gets an error page with the message, and live reload brings the
@@ -19,95 +24,94 @@
 from __future__ import annotations
 
 import html
-import json
 import logging
-import os
+import queue
 import re
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from journal_tools import verified
+from journal_tools import serve_worker, verified
 from journal_tools.compat import jupyter, livereload
+from journal_tools.sandbox import Aborted, Sandbox
 from journal_tools.settings import Settings
 
 __all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "panel_html", "with_panel"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
-WAIT_SECONDS = 60  # how long a page's render waits for its code to finish running
+WAIT_SECONDS = 2  # how long a page's render waits for its code; then "code still running", and a rebuild when done
 
 
 class CodeRunner:
-    """The warm worker process and the queue of pages to run in it."""
+    """The warm worker process and the queue of pages to run in it, one page at a time."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self._proc: subprocess.Popen | None = None
-        self._lock = threading.Lock()
-
-    def _start(self) -> subprocess.Popen:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([*map(str, self.settings.snippet_dirs), *filter(None, [env.get("PYTHONPATH")])])
-        proc = subprocess.Popen([sys.executable, "-m", "journal_tools.serve_worker"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, text=True, env=env, cwd=self.settings.root, bufsize=1)
-        json.loads(proc.stdout.readline())  # {"ready": true}: PyTorch is imported
-        return proc
+        self.sandbox = Sandbox(spare=True)
+        self._queue: queue.Queue = queue.Queue()
+        self._latest: dict[Path, Future] = {}  # each page's newest run: older ones are stale
+        self._running: Path | None = None
+        self._guard = threading.Lock()
+        self._thread: threading.Thread | None = None
 
     def warm_up(self) -> None:
         """Start the worker now, in the background, so the first save finds it warm."""
-        threading.Thread(target=self._ensure, daemon=True).start()
-
-    def _ensure(self) -> subprocess.Popen:
-        with self._lock:
-            if self._proc is None or self._proc.poll() is not None:
-                self._proc = self._start()
-            return self._proc
+        self.sandbox.start_in_background()
 
     def run(self, pages: list[Path]) -> dict[Path, Future]:
-        """Run ``pages`` one after another in the worker; a future per page."""
+        """Queue ``pages``; a future per page. A page queued again replaces its older run,
+        and its run in progress, if any, is stopped (it runs code that was since edited)."""
         futures = {p: Future() for p in pages}
-
-        def work():
+        with self._guard:
             for page, future in futures.items():
-                try:
-                    # Stamped with when it ran (the panel shows it): an unchanged page then renders
-                    # the same bytes at every rebuild, and its template output is reused.
-                    future.set_result({**self._ask(page), "at": time.strftime("%H:%M:%S")})
-                except Exception as exc:  # the worker died: restart it next time, report on the page
-                    future.set_result({"page": str(page), "ran": 0, "seconds": 0.0, "failures": [
-                        {"where": self.settings.rel(page), "line": None, "message": f"the code runner failed: {exc}", "report": ""}]})
-
-        threading.Thread(target=work, daemon=True).start()
+                self._latest[page] = future
+                self._queue.put((page, future))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, daemon=True, name="journal-code-runner")
+                self._thread.start()
         return futures
 
-    def _ask(self, page: Path) -> dict:
-        return self._request({"config": str(self.settings.config_file), "page": str(page)})
+    def _work(self) -> None:
+        while True:
+            page, future = self._queue.get()
+            with self._guard:
+                if self._latest.get(page) is not future:
+                    future.set_result(_superseded(page))
+                    continue
+                self._running = page
+            try:
+                outcome = serve_worker.run_page(self.sandbox, self.settings, page,
+                                                stale=lambda p=page, f=future: self._latest.get(p) is not f)
+            except Aborted:
+                outcome = _superseded(page)
+            except Exception as exc:  # the worker could not start: report on the page, try again next time
+                outcome = {"page": str(page), "ran": 0, "seconds": 0.0, "failures": [
+                    {"where": self.settings.rel(page), "line": None, "message": f"the code runner failed: {exc}", "report": ""}]}
+            finally:
+                with self._guard:
+                    self._running = None
+            # Stamped with when it ran (the panel shows it): an unchanged page then renders
+            # the same bytes at every rebuild, and its template output is reused.
+            future.set_result({**outcome, "at": time.strftime("%H:%M:%S")})
+
+    @property
+    def running(self) -> Path | None:
+        """The page whose code runs now, if any."""
+        return self._running
 
     def draw(self, targets: list[str], dirs) -> dict[str, str]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``)."""
-        return self._request({"config": str(self.settings.config_file), "figures": targets})
-
-    def _request(self, request: dict) -> dict:
-        proc = self._ensure()
-        with self._lock:
-            proc.stdin.write(json.dumps(request) + "\n")
-            answer = proc.stdout.readline()
-        if not answer:
-            raise RuntimeError("the worker exited")
-        return json.loads(answer)
+        return serve_worker.figures_in(self.sandbox, self.settings, targets)
 
     def close(self) -> None:
         """Stop the worker."""
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.stdin.close()
-            try:
-                self._proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._proc.kill()
+        self.sandbox.close()
+
+
+def _superseded(page: Path) -> dict:
+    return {"page": str(page), "ran": 0, "seconds": 0.0, "pending": True, "superseded": True, "failures": []}
 
 
 class ServeState:
@@ -122,6 +126,7 @@ class ServeState:
         self.last_error: str | None = None  # the current build's error, until it ends
         self.notebooks = BackgroundNotebooks()
         self.figures = BackgroundFigures(self.notebooks)
+        self._rebuild_when_done: set[Future] = set()
 
     def schedule(self, pages: list[Path], settings: Settings, digest=None) -> None:
         """Start running the pages whose inputs changed since the last build."""
@@ -148,7 +153,15 @@ class ServeState:
         try:
             return future.result(timeout=WAIT_SECONDS)
         except TimeoutError:
+            if future not in self._rebuild_when_done:  # show the outcome when it comes
+                self._rebuild_when_done.add(future)
+                future.add_done_callback(self._done_late)
             return {"page": str(page), "ran": 0, "seconds": WAIT_SECONDS, "pending": True, "failures": []}
+
+    def _done_late(self, future: Future) -> None:
+        self._rebuild_when_done.discard(future)
+        if not future.result().get("superseded"):
+            self.notebooks.request_rebuild()
 
 
 _PANEL_STYLE = (
@@ -262,6 +275,8 @@ def install_error_pages(server, state: ServeState) -> None:
     server.builder = builder
     server.set_app(request)
     state.notebooks.server = server
+    if state.notebooks.rebuild_wanted:  # asked for during the first build, before the server was handed over
+        state.notebooks.request_rebuild()
 
 
 class BackgroundNotebooks:
@@ -280,6 +295,7 @@ class BackgroundNotebooks:
         self.failed: dict[str, str] = {}  # cache path -> message
         self.pending: dict[str, tuple] = {}  # src -> what _start needs, until the build ends
         self.server = None
+        self.rebuild_wanted = False  # a rebuild asked for before there was a server
 
     def start_pending(self) -> None:
         """Start the executions the build asked for (called when the build is done)."""
@@ -328,9 +344,11 @@ class BackgroundNotebooks:
         threading.Thread(target=work, daemon=True).start()
 
     def request_rebuild(self) -> None:
-        """Ask the live-reload server for a rebuild, as its file watcher does."""
+        """Ask the live-reload server for a rebuild, as its file watcher does (once it is
+        known: MkDocs hands it over after the first build)."""
         server = self.server
         if server is None:
+            self.rebuild_wanted = True
             return
         livereload.request_rebuild(server)
 

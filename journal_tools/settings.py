@@ -34,10 +34,14 @@ import markdown
 import yaml
 from mkdocs import exceptions
 from mkdocs.config import load_config
+from mkdocs.config.base import ValidationError
+from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.utils import yaml_load
 
+from journal_tools import limits
+
 __all__ = [
-    "BlogSettings", "ConfigError", "Settings", "config_line", "config_message_line", "find_root",
+    "BlogSettings", "ConfigError", "Seconds", "Settings", "config_line", "config_message_line", "find_root",
     "locate_config_message", "read_yaml",
 ]
 
@@ -47,6 +51,8 @@ CITATIONS = "journal_tools.citations"  # its bibliography option: a path, made a
 BLOG_NAMES = ("material/blog", "blog")
 JUPYTER = "mkdocs-jupyter"
 JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")  # mkdocs-jupyter's default
+JOURNAL = "journal"
+TIMEOUT_OPTION = "block_timeout"
 
 
 class ConfigError(Exception):
@@ -84,6 +90,8 @@ class Settings:
     notebook_ignore: tuple[str, ...] = ()
     # The BibTeX file of journal_tools.citations, or None when no page can cite.
     bibliography: Path | None = None
+    # The journal plugin's block_timeout: each block's time limit, unless its page sets one.
+    block_timeout: limits.Limit = limits.Limit(limits.DEFAULT_TIMEOUT, f"{TIMEOUT_OPTION}, the journal plugin's default")
 
     # -- construction -------------------------------------------------------
 
@@ -100,7 +108,10 @@ class Settings:
                 break
         jupyter = config.plugins.get(JUPYTER)
         notebooks = None if jupyter is None else dict(jupyter.config)
-        return cls._make(config, config_file, root, blog, notebooks)
+        # As written in the file (the validated plugin config holds the default too, so it
+        # cannot say whether the limit was set there).
+        timeout = _timeout_option(read_yaml(config_file), config_file)
+        return cls._make(config, config_file, root, blog, notebooks, timeout)
 
     @classmethod
     def load(cls, config_file: str | os.PathLike = CONFIG_NAME) -> Settings:
@@ -109,7 +120,7 @@ class Settings:
 
     @classmethod
     def _make(cls, config, config_file: Path, root: Path, blog: BlogSettings | None,
-              notebooks: dict | None = None) -> Settings:
+              notebooks: dict | None = None, timeout: float | None = None) -> Settings:
         configs = {name: dict(options) for name, options in dict(config["mdx_configs"]).items()}
         snippets = configs.get(SNIPPETS, {})
         bases = snippets.get("base_path", ["."])
@@ -135,6 +146,7 @@ class Settings:
             notebook_include=() if notebooks is None else tuple(notebooks.get("include", JUPYTER_INCLUDE)),
             notebook_ignore=() if notebooks is None else tuple(notebooks.get("ignore", ())),
             bibliography=bibliography,
+            **({} if timeout is None else {"block_timeout": limits.Limit(timeout, f"{TIMEOUT_OPTION} in {config_file.name}")}),
         )
 
     # -- derived ------------------------------------------------------------
@@ -243,7 +255,35 @@ def _load(config_file: str) -> Settings:
     if listed is not None:
         blog = _blog_settings(_validated_blog_options(*listed, config_file), Path(config["docs_dir"]))
     jupyter = _raw_plugin_options(raw, (JUPYTER,))
-    return Settings._make(config, path, path.parent, blog, None if jupyter is None else jupyter[1])
+    return Settings._make(config, path, path.parent, blog, None if jupyter is None else jupyter[1], _timeout_option(raw, path))
+
+
+def _timeout_option(raw: dict, path: Path) -> float | None:
+    """The journal plugin's block_timeout as written in mkdocs.yml (None: not written), checked
+    as the plugin's own option (:class:`Seconds`) checks it."""
+    listed = _raw_plugin_options(raw, (JOURNAL,))
+    options = listed[1] if listed is not None else {}
+    if TIMEOUT_OPTION not in options:
+        return None
+    try:
+        return limits.seconds(options[TIMEOUT_OPTION])
+    except ValueError as exc:
+        raise ConfigError(f"{path}: journal plugin option {TIMEOUT_OPTION}: {exc}") from None
+
+
+class Seconds(BaseConfigOption[float]):
+    """A plugin option holding a time limit in seconds (a number above 0)."""
+
+    def __init__(self, default: float):
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value) -> float:
+        """The value as float seconds; MkDocs reports a bad one with the option's name."""
+        try:
+            return limits.seconds(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
 
 
 def _validated_blog_options(written: str, options: dict, config_file: str) -> dict:

@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from filelock import FileLock
@@ -327,3 +328,17 @@ def _notebook_checks(path: Path, settings):
 
     nb = read_notebook(path, settings)
     return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]
+
+
+def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
+    """From pytest's ``--junitxml`` report: (test id, first report line) of each failure,
+    the ids of errors, the number of tests."""
+    failed, errors, total = [], [], 0
+    for case in ET.parse(report).getroot().iter("testcase"):
+        total += 1
+        name = f"{case.get('classname')}::{case.get('name')}"
+        for failure in case.findall("failure"):
+            text = (failure.text or failure.get("message") or "").strip()
+            failed.append((name, text.split("\n", 1)[0]))
+        errors += [name for _ in case.findall("error")]
+    return failed, errors, total

@@ -37,12 +37,11 @@ import re
 import shutil
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from journal_site import ENV, ROOT, fixture_project, once_per_session, seed_caches
+from journal_site import ENV, ROOT, fixture_project, junit_outcomes, once_per_session, seed_caches
 
 from journal_tools.settings import Settings
 
@@ -180,19 +179,6 @@ def run_pytest(root: Path, report: Path) -> str:
     return proc.stdout
 
 
-def outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
-    """(test id, first report line) of each failure, the ids of errors, the number of tests."""
-    failed, errors, total = [], [], 0
-    for case in ET.parse(report).getroot().iter("testcase"):
-        total += 1
-        name = f"{case.get('classname')}::{case.get('name')}"
-        for failure in case.findall("failure"):
-            text = (failure.text or failure.get("message") or "").strip()
-            failed.append((name, text.split("\n", 1)[0]))
-        errors += [name for _ in case.findall("error")]
-    return failed, errors, total
-
-
 @dataclass
 class Baseline:
     """The copy with the correct planted pages (``project``) and the outcomes of its run."""
@@ -213,7 +199,7 @@ def pristine(tmp_path_factory) -> Baseline:
         work = shared / "baseline-run"
         shutil.copytree(root, work)
         output = run_pytest(work, shared / "baseline.xml")
-        failed, errors, total = outcomes(shared / "baseline.xml")
+        failed, errors, total = junit_outcomes(shared / "baseline.xml")
         # What the baseline's build cached (the planted notebook): each case then executes
         # only what its mistake changed, like the author's own rebuild.
         seed_caches(root, work / ".cache" / "test-builds")
@@ -244,7 +230,7 @@ def test_one_mistake_is_one_failure(pristine, tmp_path, mistake):
     where = f"{mistake.path}:{mistake.expected_line(planted)}: "
 
     output = run_pytest(root, tmp_path / "report.xml")
-    failed, errors, total = outcomes(tmp_path / "report.xml")
+    failed, errors, total = junit_outcomes(tmp_path / "report.xml")
     summary = output.strip().splitlines()[-1] if output.strip() else "(no output)"
     print(f"\n[{mistake.name}] {summary}\n  " + "\n  ".join(f"{n}: {first}" for n, first in failed))
 

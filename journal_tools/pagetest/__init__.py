@@ -24,6 +24,10 @@ the pages that cite then skip, naming that test.
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
 with what the code printed, instead of failing.
 
+Every block and notebook cell runs in a worker process under a time limit
+(``journal_tools.sandbox``): a block that hangs, ends or crashes its process
+fails alone, naming its line, and the session goes on in a new worker.
+
 At the end of a session the pages whose tests all passed are recorded, with a
 digest of what their code depends on, in ``.cache/verified.json``; the build
 shows the "verified" badge from it (``journal_tools.verified``).
@@ -39,11 +43,12 @@ import pytest
 from journal_tools import citations, shard
 from journal_tools.frontmatter import FrontMatterError
 from journal_tools.includes import IncludeError
-from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook, run_notebook
+from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
-from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
+from journal_tools.pagetest.run import BlockError, ChainResult
+from journal_tools.sandbox import Sandbox
 from journal_tools.settings import ConfigError, Settings
 from journal_tools.source import SourceError, read_source
 from journal_tools.validate import check_post
@@ -78,6 +83,26 @@ def pytest_configure(config):
 
 
 _SETTINGS = pytest.StashKey[Settings]()
+_SANDBOX = pytest.StashKey[Sandbox]()
+
+
+def _sandbox(config) -> Sandbox:
+    """The session's worker for page code (one per pytest process, replaced when a block kills it)."""
+    if _SANDBOX not in config.stash:
+        config.stash[_SANDBOX] = Sandbox()
+    return config.stash[_SANDBOX]
+
+
+def _warm_up(config) -> None:
+    """Start the worker (its first start imports PyTorch) while the pages are collected."""
+    if _SANDBOX not in config.stash:
+        _sandbox(config).start_in_background()
+
+
+def pytest_unconfigure(config):
+    """Stop the worker."""
+    if _SANDBOX in config.stash:
+        config.stash[_SANDBOX].close()
 
 
 def _settings(config) -> Settings | None:
@@ -154,6 +179,7 @@ class PageFile(pytest.File):
 
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
+        _warm_up(self.config)
         return _with_digest(self, self._items)
 
     def _items(self):
@@ -196,11 +222,15 @@ class NotebookFile(pytest.File):
 
     def collect(self):
         """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
+        _warm_up(self.config)
         return _with_digest(self, self._items)
 
     def _items(self):
         try:
             nb = read_notebook(self.path, _settings(self.config))
+        except PageError as exc:  # a bad execution: timeout:, with its line
+            yield BrokenPage.from_parent(self, name="notebook", message=str(exc))
+            return
         except Exception as exc:  # jupytext's own errors have no common base class
             yield BrokenPage.from_parent(self, name="notebook", message=f"{_settings(self.config).rel(self.path)}: "
                                                                         f"cannot read the notebook: {exc}")
@@ -298,7 +328,8 @@ class ChainItem(_PageItem):
         updates = [] if updating else None
         result = ChainResult()
         try:
-            run_chain(self.page, self.steps, result, updates)
+            _sandbox(self.config).run_chain(self.page, self.steps, result, updates,
+                                            snippet_dirs=_settings(self.config).snippet_dirs)
         finally:
             # Counted even when a block fails: the blocks before it did run.
             self.user_properties.append(("pagetest_run", result.executed_fences))
@@ -341,7 +372,8 @@ class NotebookItem(_PageItem):
         """Run every code cell; count the cells that ran."""
         ran: list = []
         try:
-            run_notebook(self.notebook, self.path.parent, ran)
+            _sandbox(self.config).run_notebook(self.notebook, self.path.parent, ran,
+                                               snippet_dirs=_settings(self.config).snippet_dirs)
         finally:
             self.user_properties.append(("pagetest_run", len(ran)))
             self.user_properties.append(("pagetest_skipped", []))

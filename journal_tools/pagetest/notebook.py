@@ -12,19 +12,21 @@ the site's Markdown, as the build renders them, so bad TeX names its line too.
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
+from journal_tools import limits
 from journal_tools.citations import BibError, CitationError
 from journal_tools.includes import Origin
 from journal_tools.mathml import MathError
+from journal_tools.pagetest.parse import PageError
 from journal_tools.pagetest.render import RenderProblem
 from journal_tools.pagetest.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
 from journal_tools.settings import Settings
 
-__all__ = ["Cell", "Notebook", "check_notebook_math", "read_notebook", "run_notebook"]
+__all__ = ["Cell", "Notebook", "cell_origins", "check_notebook_math", "read_notebook", "run_notebook"]
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Notebook:
     path: str
     text: str
     cells: list[Cell]
+    limit: limits.Limit  # each code cell's time limit
 
     @property
     def code_cells(self) -> list[Cell]:
@@ -55,7 +58,8 @@ def read_notebook(path: Path, settings: Settings) -> Notebook:
 
     A percent script keeps its cells' lines verbatim, so each cell is found
     in the file by its first line, searching down from the previous cell. An
-    ``.ipynb`` has no source lines: its cells are numbered instead.
+    ``.ipynb`` has no source lines: its cells are numbered instead. A bad
+    ``execution: timeout:`` in its metadata is a PageError naming the line.
     """
     import jupytext
 
@@ -80,16 +84,23 @@ def read_notebook(path: Path, settings: Settings) -> Notebook:
             else:
                 line = search_from + 1
         cells.append(Cell(cell.cell_type, cell.source, line))
-    return Notebook(settings.rel(path), text, cells)
+    rel = settings.rel(path)
+    try:
+        limit = limits.notebook_limit(notebook.metadata, text, rel, settings.block_timeout)
+    except ValueError as exc:
+        raise PageError(str(exc)) from None
+    return Notebook(rel, text, cells, limit)
 
 
-def _origins(nb: Notebook, cell: Cell) -> list[Origin]:
+def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
+    """Where each line of ``cell`` is in the notebook's file."""
     return [Origin(nb.path, cell.line + k) for k in range(len(cell.source.split("\n")))]
 
 
-def run_notebook(nb: Notebook, folder: Path, ran: list[Cell]) -> None:
+def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
     """Run the code cells in one namespace in ``folder``, appending each cell that ran to ``ran``
-    (so a caller can count what ran before a failure).
+    (so a caller can count what ran before a failure). ``on_step(i)`` is called before
+    code cell ``i`` starts (the sandbox starts its clock there).
 
     Raises BlockError naming the script line of the failing statement.
     """
@@ -99,14 +110,15 @@ def run_notebook(nb: Notebook, folder: Path, ran: list[Cell]) -> None:
     old_cwd = os.getcwd()
     os.chdir(folder)
     try:
-        for cell in nb.code_cells:
-            origins = _origins(nb, cell)
+        for i, cell in enumerate(nb.code_cells):
+            if on_step is not None:
+                on_step(i)
+            origins = cell_origins(nb, cell)
             code = compile_mapped(cell.source, origins, origins[0])
-            out = io.StringIO()
             try:
-                with contextlib.redirect_stdout(out):
+                with contextlib.redirect_stdout(limits.BoundedOutput()):
                     exec(code, namespace)
-            except Exception as exc:
+            except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failure, not the end of the run
                 origin, report = format_exception(exc)
                 origin = origin or origins[0]
                 raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n"

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import frontmatter
+from journal_tools import frontmatter, limits
 from journal_tools.fences import Fence, FenceError, scan
 from journal_tools.includes import ExpandedPage, Origin, expand
 from journal_tools.settings import Settings
@@ -106,6 +106,7 @@ class Page:
     mode: str
     steps: list[Step]
     fences: list[Fence]
+    limit: limits.Limit  # each step's time limit (front matter ``timeout``, else the plugin's)
 
     def where(self, expanded_index: int) -> Origin:
         """The page (or snippet) line behind an expanded line."""
@@ -133,6 +134,7 @@ def parse_page(path: Path, settings: Settings) -> Page:
     try:
         text = read_source(path, rel)
         meta = frontmatter.read(text, rel)
+        limit = limits.page_limit(meta, settings.block_timeout)
     except (SourceError, frontmatter.FrontMatterError) as exc:
         raise PageError(str(exc)) from None
     mode = meta.data.get("doctest", "block")
@@ -145,7 +147,7 @@ def parse_page(path: Path, settings: Settings) -> Page:
     except FenceError as exc:
         raise PageError(f"{expanded.origins[exc.index].describe()}: {exc}") from None
     steps = _Reader(rel, expanded, fences).read()
-    return Page(rel, expanded, mode, [s for s in steps if s.runs], fences)
+    return Page(rel, expanded, mode, [s for s in steps if s.runs], fences, limit)
 
 
 class _Reader:

@@ -5,6 +5,12 @@ and reports only ``str(exc)``; its runner is not public either. So the blocks
 are run here: each fence is compiled under a synthetic file name whose line
 numbers are mapped back to the page (or the snippet file the line was
 included from) when a traceback is shown.
+
+A block runs to the end of its process's patience only: the page tests and
+``make serve`` call these runners inside a worker process (``journal_tools.sandbox``)
+that is stopped past the page's time limit. So everything a block raises is
+its failure, ``KeyboardInterrupt`` and ``SystemExit`` included, and what it
+prints is kept up to a size limit (``journal_tools.limits``).
 """
 
 from __future__ import annotations
@@ -20,17 +26,21 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import traceback
 from dataclasses import dataclass, field
+from typing import Callable
 
 from journal_tools.includes import Origin
+from journal_tools.limits import BoundedOutput
 from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
 
 SEED = 0
 
 # The runners' own frames are left out of reports.
-_RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py")}
+_RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py"),
+                 os.path.join(os.path.dirname(os.path.dirname(__file__)), "sandbox.py")}
 
 # Synthetic file name -> the origin of each line of that compiled fence.
 _ORIGINS: dict[str, list[Origin]] = {}
@@ -107,14 +117,13 @@ def reset_global_state() -> None:
 
 
 def _compile(page: Page, part: Part):
-    origin = part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
-    return compile_mapped(part.code, part.origins, origin)
+    return compile_mapped(part.code, part.origins, part_origin(page, part))
 
 
 def compile_mapped(code: str, origins: list[Origin], origin: Origin):
     """Compile ``code`` whose line k was written at ``origins[k - 1]`` (``origin``: its first line),
     so tracebacks and syntax errors name those lines; a SyntaxError becomes a BlockError."""
-    name = f"<page {origin.path}:{origin.line}>"
+    name = synthetic_name(origin)
     _ORIGINS[name] = origins
     source_lines = code.splitlines(keepends=True)
     linecache.cache[name] = (len(code), None, source_lines, name)
@@ -123,6 +132,17 @@ def compile_mapped(code: str, origins: list[Origin], origin: Origin):
     except SyntaxError as exc:
         at = _map(name, exc.lineno or 1) or origin
         raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
+
+
+def synthetic_name(origin: Origin) -> str:
+    """The file name code first written at ``origin`` is compiled under (what tracebacks,
+    and faulthandler's stack dumps, show for its frames)."""
+    return f"<page {origin.path}:{origin.line}>"
+
+
+def part_origin(page: Page, part: Part) -> Origin:
+    """Where the first code line of ``part`` was written."""
+    return part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
 
 
 def _map(filename: str, lineno: int) -> Origin | None:
@@ -212,12 +232,14 @@ def _skip_reason(step: Step, namespace: dict) -> str | None:
     return None
 
 
-def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None) -> ChainResult:
+def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
+              on_step: Callable[[int], None] | None = None) -> ChainResult:
     """Run steps in order in one namespace, in a fresh temporary working directory.
 
     ``result`` is filled as steps finish, so a caller can count what ran
     before a failure. ``update``: when a list, mismatched outputs are recorded
-    there (to be written back to the page) instead of failing.
+    there (to be written back to the page) instead of failing. ``on_step(i)``
+    is called before step ``i`` starts (the sandbox starts its clock there).
     """
     reset_global_state()
     namespace = {"__name__": "__main__", "__builtins__": builtins}
@@ -225,7 +247,9 @@ def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list |
     with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
         os.chdir(tmp)
         try:
-            for step in steps:
+            for i, step in enumerate(steps):
+                if on_step is not None:
+                    on_step(i)
                 result.results.append(_run_step(page, step, namespace, update))
         finally:
             os.chdir(old_cwd)
@@ -262,12 +286,12 @@ def _expected_failure(xfail, exc: BaseException | None) -> bool:
 
 def _run_python(page: Page, step: Step, namespace: dict) -> str:
     codes = [(part, _compile(page, part)) for part in step.parts]
-    out = io.StringIO()
+    out = BoundedOutput()
     try:
         with contextlib.redirect_stdout(out):
             for _part, code in codes:
                 exec(code, namespace)
-    except Exception as exc:
+    except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failed block, never the end of the run
         origin, report = format_exception(exc)
         origin = origin or step.origin
         printed = out.getvalue()
@@ -280,10 +304,33 @@ def _run_python(page: Page, step: Step, namespace: dict) -> str:
 def _run_shell(step: Step) -> str:
     """Run a sh/bash step as one script in the current (the page's temporary) folder."""
     executable = "/bin/bash" if step.lang == "bash" else None
-    proc = subprocess.run(step.code, shell=True, executable=executable, capture_output=True, text=True)
-    if proc.returncode != 0:
-        err = proc.stderr.strip() or proc.stdout.strip()
-        error = subprocess.CalledProcessError(proc.returncode, step.lang, proc.stdout, proc.stderr)
+    with subprocess.Popen(step.code, shell=True, executable=executable, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        stdout, stderr = _read_bounded(proc)
+        returncode = proc.wait()
+    if returncode != 0:
+        err = stderr.strip() or stdout.strip()
+        error = subprocess.CalledProcessError(returncode, step.lang, stdout, stderr)
         raise BlockError(step.origin, f"{step.origin.describe()}: the {step.lang} block exited with status "
-                                      f"{proc.returncode}\n{err}", cause=error)
-    return proc.stdout
+                                      f"{returncode}\n{err}", cause=error)
+    return stdout
+
+
+def _read_bounded(proc: subprocess.Popen) -> tuple[str, str]:
+    """The process's stdout and stderr, each cut at the output limit.
+
+    ``communicate()`` would keep everything a runaway script prints; both pipes
+    are drained (one in a thread, so neither fills up and blocks the script)
+    into bounded buffers instead.
+    """
+    outputs = (BoundedOutput(), BoundedOutput())
+
+    def drain(pipe, into: BoundedOutput) -> None:
+        for chunk in iter(lambda: pipe.read(65536), ""):
+            into.write(chunk)
+
+    err_thread = threading.Thread(target=drain, args=(proc.stderr, outputs[1]), daemon=True)
+    err_thread.start()
+    drain(proc.stdout, outputs[0])
+    err_thread.join()
+    return outputs[0].getvalue(), outputs[1].getvalue()
