@@ -94,7 +94,11 @@ def _third_party_names(tree: ast.Module) -> set[str]:
 
 def _private_touches(path: Path, root: Path = ROOT) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} | {"self", "cls"}
+    # The standard library's underscore names used here are documented API (os._exit): not a
+    # third party's internals, which is what this finder is for.
+    stdlib = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+              if a.name.split(".")[0] in sys.stdlib_module_names}
+    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} | {"self", "cls"} | stdlib
     imported = _third_party_names(tree)
     where = path.relative_to(root)
     found = []

@@ -34,7 +34,8 @@ def test_each_rebuild_logs_done_or_failed_even_when_equally_fast(caplog):
             raise error
 
     server = _Server(build)
-    state = SimpleNamespace(last_error=None, build_error=None, rebuilds=0, notebooks=SimpleNamespace(server=None))
+    state = SimpleNamespace(last_error=None, build_error=None, rebuilds=0,
+                            notebooks=SimpleNamespace(server=None, rebuild_wanted=False))
     serve.install_error_pages(server, state)
     with caplog.at_level(logging.INFO, logger="mkdocs.plugins.journal.serve"):
         for _ in range(3):
