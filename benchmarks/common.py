@@ -122,10 +122,10 @@ def timed_build(project: Path, config_file: Path, site_dir: Path) -> float:
     return timed(cmd, cwd=project)
 
 
-def timed(cmd: list[str], *, cwd: Path, failures: list[str] | None = None) -> float:
+def timed(cmd: list[str], *, cwd: Path, failures: list[str] | None = None, env: dict | None = None) -> float:
     """Wall time of ``cmd``. A failure raises, or is appended to ``failures``."""
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, env=ENV, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=cwd, env=env or ENV, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     if proc.returncode != 0 and failures is not None:
         failures.append("\n".join((proc.stdout + proc.stderr).strip().splitlines()[-8:]))

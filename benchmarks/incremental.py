@@ -39,6 +39,16 @@ def _project(base: Path, dest: Path, n: int) -> Path:
     return project
 
 
+def _head_time() -> str:
+    import subprocess
+
+    try:
+        return subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=common.REPO, capture_output=True, text=True,
+                              check=True).stdout.strip() or "1753574400"
+    except (OSError, subprocess.CalledProcessError):
+        return "1753574400"  # 2025-07-27, outside a checkout
+
+
 def _peak_kb(port: int) -> int:
     """VmHWM of the `mkdocs serve` process on ``port`` and its children (the code worker), summed."""
     total = 0
@@ -58,7 +68,11 @@ def _peak_kb(port: int) -> int:
 
 def saves(project: Path, repeats: int) -> tuple[dict[str, list[float]], int]:
     """Save -> page times for the three kinds of save, interleaved; and the serve peak memory (kB)."""
-    with serving(project, project / "serve-incremental.log", common.ENV) as port:
+    # The build date is the last commit's in a checkout (journal_tools/reproducible.py); the copy
+    # is no git repository, so it is pinned here as a checkout pins it. Unpinned, every page's
+    # template context (build_date_utc) would change at each rebuild and nothing would be reused.
+    env = dict(common.ENV, SOURCE_DATE_EPOCH=_head_time())
+    with serving(project, project / "serve-incremental.log", env) as port:
         base = f"http://127.0.0.1:{port}/llm-journal/"
         _until(base, lambda html: True, limit=900)
         entry = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', _get(base)).group(1)
@@ -108,8 +122,15 @@ def measure(base: Path, out: Path, n: int, repeats: int) -> list[Row]:
                     notes=["VmHWM of the serve process plus its code worker"]))
     config = large / "mkdocs.yml"
     shutil.rmtree(large / ".cache" / "pages", ignore_errors=True)
-    first = common.timed_build(large, config, out / "site-incremental")
-    warm = [common.timed_build(large, config, out / "site-incremental") for _ in range(2)]
+    pinned = _head_time()  # as in a checkout (see saves)
+
+    def build() -> float:
+        shutil.rmtree(out / "site-incremental", ignore_errors=True)
+        return common.timed([common.PYTHON, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(out / "site-incremental")],
+                            cwd=large, env=dict(common.ENV, SOURCE_DATE_EPOCH=pinned))
+
+    first = build()
+    warm = [build() for _ in range(2)]
     ratio = common.median(warm) / first
     rows.append(Row(
         f"9b. build, {n:,} entries: unchanged rebuild / first build",
