@@ -34,7 +34,6 @@ from journal_tools.incremental.store import MISSING, Store
 
 __all__ = ["BuildCaches", "CodeKey"]
 
-log = logging.getLogger("mkdocs.plugins.journal.incremental")
 
 _VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "Jinja2",
               "mkdocs-rss-plugin", "journal-tools")
@@ -126,7 +125,6 @@ class BuildCaches:
         self.key = CodeKey(config, settings)
         self._nav: tuple[int, bytes] | None = None
         self.refs: dict | None = None  # reference digests, once pages are rendered (wrap_env)
-        self._includes: dict[str, bytes] = {}
         self.uncacheable = {}
         self.store.take_counts()
 
