@@ -26,6 +26,9 @@ Page code in the worker reads no stdin (``input()`` fails with a clear
 OSError), and what it writes to ``sys.stderr`` comes back, cut at the output
 limit, and is written to the parent's stderr (where pytest captures it).
 
+POSIX only (Linux, macOS), as the rest of the toolkit: the forkserver, process
+groups and SIGUSR1 have no Windows counterpart.
+
 Why not a library: pytest-timeout's thread method ends the whole session
 (``os._exit``) and its signal method cannot stop code holding the GIL in C;
 pebble's ProcessPool kills and replaces a hung worker but cannot say which
@@ -42,7 +45,10 @@ import importlib.machinery
 import io
 import linecache
 import multiprocessing
-import multiprocessing.connection
+
+# The forkserver is a singleton of this module: imported with the sandbox, so a pytest run
+# inside a test (pytester, which forgets the modules a run imported) reuses it.
+import multiprocessing.forkserver  # noqa: F401
 import os
 import pickle
 import re
@@ -57,11 +63,6 @@ from pathlib import Path
 
 from journal_tools.includes import Origin
 from journal_tools.limits import BoundedOutput, Limit
-
-if sys.platform != "win32":
-    # The forkserver is a singleton of this module: imported here, with the sandbox, so a
-    # pytest run inside a test (pytester, which forgets the modules a run imported) reuses it.
-    import multiprocessing.forkserver  # noqa: F401
 
 __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
@@ -358,9 +359,6 @@ def _environment(snippet_dirs) -> dict:
 
 
 def _context():
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" not in methods:  # Windows: every worker imports what it needs
-        return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)  # only the first start of the forkserver reads it
     return context

@@ -166,8 +166,21 @@ def test_a_page_shown_before_its_code_is_done_is_rebuilt_when_it_is(tmp_path, mo
         state.runner.close()
 
 
+def test_a_rebuild_asked_for_during_the_first_build_happens_once_serving_starts(tmp_path):
+    """MkDocs hands the plugin its server only after the first build: a page whose code
+    outlasted that build's wait still gets its rebuild."""
+    root = fixture_project(tmp_path / "project")
+    state = serve.ServeState(Settings.load(root / "mkdocs.yml"))
+    state.notebooks.request_rebuild()  # during the first build: no server yet
+    server = _RebuildRecorder()
+    serve.install_error_pages(server, state)
+    assert server.asked.wait(10), "the rebuild asked for before the server was known never happened"
+
+
 class _RebuildRecorder:
-    """What BackgroundNotebooks.request_rebuild uses of MkDocs' LiveReloadServer."""
+    """What BackgroundNotebooks.request_rebuild (and install_error_pages) use of MkDocs' LiveReloadServer."""
+
+    builder = _serve_request = staticmethod(lambda *args, **kwargs: None)
 
     def __init__(self):
         self._rebuild_cond = threading.Condition()
