@@ -391,7 +391,7 @@ class _Worker:
         fd, self.dump_path = tempfile.mkstemp(prefix="journal-worker-", suffix=".stack")
         os.close(fd)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=sandbox_worker.main, args=(child, self.dump_path),
+        self.process = context.Process(target=sandbox_worker.main, args=(child, self.dump_path, os.getpid()),
                                        name="journal-page-code", daemon=True)
         with _main_not_rerun():
             self.process.start()

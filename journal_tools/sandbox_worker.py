@@ -10,7 +10,7 @@ clock restarts there). The answer is ``("done", (status, value), stderr,
 modules imported)``.
 
 Set-up: its own process group (the parent kills a shell block's children with
-it), killed with its parent (Linux), faulthandler writing every stack to a file
+it), ended when its parent ends, faulthandler writing every stack to a file
 the parent reads (on a crash, on SIGUSR1 past the limit, and before
 ``os._exit``), and no stdin.
 """
@@ -26,6 +26,8 @@ import pickle
 import signal
 import sys
 import tempfile
+import threading
+import time
 import traceback
 from pathlib import Path
 
@@ -36,9 +38,9 @@ __all__ = ["chain", "main", "notebook", "warm"]
 _DUMP = None  # the worker's stack file, open for faulthandler as long as the process lives
 
 
-def main(conn, dump_path: str) -> None:
-    """Serve requests until the parent closes the connection."""
-    _set_up(dump_path)
+def main(conn, dump_path: str, parent: int) -> None:
+    """Serve requests until the parent (process ``parent``) closes the connection or ends."""
+    _set_up(dump_path, parent)
     conn.send(("ready", os.getpid()))
     seen: set[str] = set()
     known = set(sys.modules)
@@ -92,10 +94,10 @@ class _NoInput(io.TextIOBase):
     readline = read
 
 
-def _set_up(dump_path: str) -> None:
+def _set_up(dump_path: str, parent: int) -> None:
     global _DUMP
     os.setpgrp()  # its own process group: the parent kills a shell block's children with it
-    _die_with_parent()
+    _end_with(parent)
     _DUMP = open(dump_path, "w", encoding="utf-8")  # noqa: SIM115 - open for the process's lifetime
     faulthandler.enable(_DUMP, all_threads=True)  # a crash writes the stack it happened on
     faulthandler.register(signal.SIGUSR1, _DUMP, all_threads=True)  # the parent asks, past the limit
@@ -112,15 +114,26 @@ def _set_up(dump_path: str) -> None:
     sys.stdin = _NoInput()
 
 
-def _die_with_parent() -> None:
-    """Linux: the worker is killed when its parent (the forkserver, which ends with the test
-    run) ends, even while a block holds it in a loop."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
+def _end_with(parent: int) -> None:
+    """End the worker, whatever its block is doing, once the process it serves is gone.
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    The clock is the parent's: a parent that dies without stopping its worker (``mkdocs
+    serve`` ended by a signal while a block hangs) would leave the block running for
+    good. Nor would the forkserver end: every worker holds the pipe that keeps it alive,
+    so Linux's PR_SET_PDEATHSIG (which follows the forkserver) never fires. A thread
+    looks once a second; a Python loop lets it run (a C call holding the GIL would not).
+    """
+    real_exit = os._exit
+
+    def watch() -> None:
+        while True:
+            time.sleep(1)
+            try:
+                os.kill(parent, 0)
+            except (ProcessLookupError, PermissionError):  # gone (its number may be someone else's now)
+                real_exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="journal-worker-watch").start()
 
 
 def _prepare(env: dict, seen: set[str]) -> None:
