@@ -17,14 +17,17 @@ run page code in a worker process, and the parent watches it:
 - the next request starts a new worker. Workers are forked by
   multiprocessing's forkserver, which imported PyTorch once: a new worker is
   ready in tens of milliseconds, not the two seconds of an import;
-- one worker serves one test session (or one ``make serve``), so imported
+- one worker serves a pytest process (or one ``make serve``), so imported
   libraries carry over between pages as they did in-process; the snippet
   modules are forgotten before every request, so an edited snippet is
-  imported afresh.
+  imported afresh. What runs in the worker is ``sandbox_worker``.
 
 Page code in the worker reads no stdin (``input()`` fails with a clear
 OSError), and what it writes to ``sys.stderr`` comes back, cut at the output
 limit, and is written to the parent's stderr (where pytest captures it).
+
+POSIX only (Linux, macOS), as the rest of the toolkit: the forkserver, process
+groups and SIGUSR1 have no Windows counterpart.
 
 Why not a library: pytest-timeout's thread method ends the whole session
 (``os._exit``) and its signal method cannot stop code holding the GIL in C;
@@ -36,32 +39,26 @@ reaps the worker; what is written here is the clock and the report.
 from __future__ import annotations
 
 import contextlib
-import faulthandler
-import importlib
 import importlib.machinery
-import io
 import linecache
 import multiprocessing
-import multiprocessing.connection
+
+# The forkserver is a singleton of this module: imported with the sandbox, so a pytest run
+# inside a test (pytester, which forgets the modules a run imported) reuses it.
+import multiprocessing.forkserver  # noqa: F401
 import os
-import pickle
 import re
 import signal
 import sys
 import tempfile
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from journal_tools import sandbox_worker
 from journal_tools.includes import Origin
-from journal_tools.limits import BoundedOutput, Limit
-
-if sys.platform != "win32":
-    # The forkserver is a singleton of this module: imported here, with the sandbox, so a
-    # pytest run inside a test (pytester, which forgets the modules a run imported) reuses it.
-    import multiprocessing.forkserver  # noqa: F401
+from journal_tools.limits import Limit
 
 __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
@@ -71,10 +68,10 @@ DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack b
 # the rebuild the author waits for (its imports would compete for the same cores).
 SPARE_DELAY = 3.0
 # Imported once by the forkserver, so every worker forked from it has them.
-PRELOAD = ["journal_tools.sandbox", "numpy", "torch"]
+PRELOAD = ["journal_tools.sandbox_worker", "journal_tools.pagetest.run", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
-_RUNNER_FILES = {str(_HERE / "sandbox.py"), str(_HERE / "pagetest" / "run.py"), str(_HERE / "pagetest" / "notebook.py")}
+_RUNNER_FILES = {str(_HERE / "sandbox_worker.py"), str(_HERE / "pagetest" / "run.py"), str(_HERE / "pagetest" / "notebook.py")}
 
 
 @dataclass
@@ -135,7 +132,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:
-            done, updates, error = self.call(_chain, (page, steps, update is not None), page.limit, units,
+            done, updates, error = self.call(sandbox_worker.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              rehearsable=update is None)
         except Stopped as stop:
@@ -161,7 +158,7 @@ class Sandbox:
             ran[:] = cells[:finished]
 
         try:
-            count, error = self.call(_notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
+            count, error = self.call(sandbox_worker.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
         except Stopped as stop:
             del ran[stop.index:]
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
@@ -358,9 +355,6 @@ def _environment(snippet_dirs) -> dict:
 
 
 def _context():
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" not in methods:  # Windows: every worker imports what it needs
-        return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)  # only the first start of the forkserver reads it
     return context
@@ -397,7 +391,7 @@ class _Worker:
         fd, self.dump_path = tempfile.mkstemp(prefix="journal-worker-", suffix=".stack")
         os.close(fd)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, args=(child, self.dump_path),
+        self.process = context.Process(target=sandbox_worker.main, args=(child, self.dump_path, os.getpid()),
                                        name="journal-page-code", daemon=True)
         with _main_not_rerun():
             self.process.start()
@@ -419,7 +413,7 @@ class _Worker:
     def warm(self, modules: list[str], env: dict | None) -> None:
         """Import ``modules`` in the worker (for a spare), waiting for it to be done."""
         if modules:
-            self.run_quietly(_warm, (modules,), env or _environment(()), START_SECONDS)
+            self.run_quietly(sandbox_worker.warm, (modules,), env or _environment(()), START_SECONDS)
 
     def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
         """Run a request whose answer nobody reads (a spare's imports, its rehearsal);
@@ -511,151 +505,3 @@ def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
     else:
         report += "\nThe run goes on in a new process."
     return origin, report
-
-
-# -- the worker process -----------------------------------------------------------
-
-_DUMP = None  # the worker's stack file, open for faulthandler as long as the process lives
-
-
-def _worker_main(conn, dump_path: str) -> None:
-    """Serve requests until the parent closes the connection."""
-    _set_up(dump_path)
-    conn.send(("ready", os.getpid()))
-    seen: set[str] = set()
-    known = set(sys.modules)
-    while True:
-        try:
-            request = conn.recv_bytes()
-        except (EOFError, OSError):
-            return
-        stderr = BoundedOutput()
-        try:
-            fn, args, env = pickle.loads(request)
-        except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
-            conn.send(("done", ("bug", traceback.format_exc()), "", []))
-            continue
-        _prepare(env, seen)
-
-        def progress(index: int, value=None) -> None:
-            conn.send(("start", index, value))
-
-        try:
-            with contextlib.redirect_stderr(stderr):
-                answer = ("ok", fn(progress, *args))
-        except BaseException:  # noqa: BLE001 - a bug of the runner: reported, the worker goes on
-            answer = ("bug", traceback.format_exc())
-        imported = _imported_since(known, seen)
-        try:
-            conn.send(("done", answer, stderr.getvalue(), imported))
-        except Exception:  # an answer that does not pickle
-            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported))
-
-
-def _imported_since(known: set[str], seen: set[str]) -> list[str]:
-    """The modules imported since the last request, snippet modules left out (forgotten
-    before every request anyway); ``known`` is updated."""
-    prefixes = tuple(os.path.join(d, "") for d in seen)
-    new = [name for name in sys.modules if name not in known]
-    known.update(new)
-    return [name for name in new if not name.startswith("__")
-            and not (prefixes and os.path.abspath(getattr(sys.modules[name], "__file__", None) or "").startswith(prefixes))]
-
-
-class _NoInput(io.TextIOBase):
-    """``sys.stdin`` of page code: reading it fails at once, naming why."""
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> str:
-        raise OSError("page code cannot read from stdin: the page tests and make serve give it no input")
-
-    readline = read
-
-
-def _set_up(dump_path: str) -> None:
-    global _DUMP
-    os.setpgrp()  # its own process group: the parent kills a shell block's children with it
-    _die_with_parent()
-    _DUMP = open(dump_path, "w", encoding="utf-8")  # noqa: SIM115 - open for the process's lifetime
-    faulthandler.enable(_DUMP, all_threads=True)  # a crash writes the stack it happened on
-    faulthandler.register(signal.SIGUSR1, _DUMP, all_threads=True)  # the parent asks, past the limit
-    real_exit = os._exit
-
-    def exit_with_stack(status):
-        # os._exit skips every handler: say where it was called from, then exit as asked.
-        _DUMP.write(f"os._exit({status})\n")
-        _DUMP.flush()
-        faulthandler.dump_traceback(_DUMP, all_threads=False)
-        real_exit(status)
-
-    os._exit = exit_with_stack
-    sys.stdin = _NoInput()
-
-
-def _die_with_parent() -> None:
-    """Linux: the worker is killed when its parent (the forkserver, which ends with the test
-    run) ends, even while a block holds it in a loop."""
-    if not sys.platform.startswith("linux"):
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-def _prepare(env: dict, seen: set[str]) -> None:
-    """The caller's import path, environment and folder; no snippet module of an earlier request."""
-    sys.path[:] = env["path"]
-    if dict(os.environ) != env["environ"]:
-        os.environ.clear()
-        os.environ.update(env["environ"])
-    try:
-        os.chdir(env["cwd"] or tempfile.gettempdir())
-    except OSError:
-        os.chdir(tempfile.gettempdir())
-    seen.update(env["forget"])
-    prefixes = tuple(os.path.join(d, "") for d in seen)
-    for name, module in list(sys.modules.items()):
-        path = getattr(module, "__file__", None) or ""
-        if prefixes and path and os.path.abspath(path).startswith(prefixes):
-            del sys.modules[name]
-
-
-def _warm(progress, modules: list[str]) -> None:
-    """In a spare worker: import what page code imported in the worker before it."""
-    for name in modules:
-        with contextlib.suppress(BaseException):  # one that does not import alone is imported when used
-            importlib.import_module(name)
-
-
-def _chain(progress, page, steps, updating: bool):
-    """In the worker: run one chain; (step results, output updates, (origin, report) or None)."""
-    from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
-
-    result, updates, sent = ChainResult(), [] if updating else None, 0
-
-    def on_step(index: int) -> None:
-        nonlocal sent
-        progress(index, result.results[sent:])  # what finished so far, counted even if this one hangs
-        sent = len(result.results)
-
-    try:
-        run_chain(page, steps, result, updates, on_step)
-    except BlockError as exc:
-        return result.results[sent:], updates, (exc.origin, exc.report)
-    return result.results[sent:], updates, None
-
-
-def _notebook(progress, nb, folder: str):
-    """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None)."""
-    from journal_tools.pagetest.notebook import run_notebook
-    from journal_tools.pagetest.run import BlockError
-
-    ran: list = []
-    try:
-        run_notebook(nb, Path(folder), ran, lambda index: progress(index, index))  # index cells finished
-    except BlockError as exc:
-        return len(ran), (exc.origin, exc.report)
-    return len(ran), None

@@ -13,6 +13,7 @@ session (journal_site.once_per_session) and every row is checked on its own.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -166,8 +167,21 @@ def test_a_page_shown_before_its_code_is_done_is_rebuilt_when_it_is(tmp_path, mo
         state.runner.close()
 
 
+def test_a_rebuild_asked_for_during_the_first_build_happens_once_serving_starts(tmp_path):
+    """MkDocs hands the plugin its server only after the first build: a page whose code
+    outlasted that build's wait still gets its rebuild."""
+    root = fixture_project(tmp_path / "project")
+    state = serve.ServeState(Settings.load(root / "mkdocs.yml"))
+    state.notebooks.request_rebuild()  # during the first build: no server yet
+    server = _RebuildRecorder()
+    serve.install_error_pages(server, state)
+    assert server.asked.wait(10), "the rebuild asked for before the server was known never happened"
+
+
 class _RebuildRecorder:
-    """What BackgroundNotebooks.request_rebuild uses of MkDocs' LiveReloadServer."""
+    """What BackgroundNotebooks.request_rebuild (and install_error_pages) use of MkDocs' LiveReloadServer."""
+
+    builder = _serve_request = staticmethod(lambda *args, **kwargs: None)
 
     def __init__(self):
         self._rebuild_cond = threading.Condition()
@@ -202,3 +216,45 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
         assert failures(asks) == []
     finally:
         runner.close()
+
+
+HANGING_PARENT = """\
+import os, sys, threading, time
+from journal_tools.limits import Limit
+from journal_tools.sandbox import Sandbox, Unit
+from hang import spin
+
+if __name__ == "__main__":
+    box = Sandbox()
+    threading.Thread(target=box.call, args=(spin, (sys.argv[1],), Limit(600, "a long limit"), [Unit("block")]),
+                     daemon=True).start()
+    while not os.path.exists(sys.argv[1]):
+        time.sleep(0.05)
+    os._exit(0)  # gone without stopping its worker (as `mkdocs serve` ended by a signal)
+"""
+
+
+def test_a_worker_ends_when_the_process_it_serves_is_gone(tmp_path):
+    """The clock is the parent's: a block hanging in a worker whose parent died would run for good."""
+    (tmp_path / "hang.py").write_text("import os\n\n\ndef spin(progress, path):\n    progress(0)\n"
+                                      "    open(path + '.tmp', 'w').write(str(os.getpid()))\n"
+                                      "    os.replace(path + '.tmp', path)\n    while True:\n        pass\n", encoding="utf-8")
+    (tmp_path / "parent.py").write_text(HANGING_PARENT, encoding="utf-8")
+    pid_file = tmp_path / "worker.pid"
+    subprocess.run([sys.executable, str(tmp_path / "parent.py"), str(pid_file)], cwd=tmp_path, env=ENV, timeout=GUARD_SECONDS, check=True)
+    worker = int(pid_file.read_text(encoding="utf-8"))
+    deadline = time.monotonic() + 30
+    while _running(worker):
+        if time.monotonic() > deadline:
+            os.kill(worker, 9)
+            pytest.fail(f"the worker {worker} still ran its block 30 s after its parent was gone")
+        time.sleep(0.2)
+
+
+def _running(pid: int) -> bool:
+    """Is ``pid`` a live process (not a zombie waiting to be reaped)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -35,6 +35,7 @@ shows the "verified" badge from it (``journal_tools.verified``).
 
 from __future__ import annotations
 
+import atexit
 import fnmatch
 from pathlib import Path
 
@@ -83,26 +84,18 @@ def pytest_configure(config):
 
 
 _SETTINGS = pytest.StashKey[Settings]()
-_SANDBOX = pytest.StashKey[Sandbox]()
+_SHARED: list[Sandbox] = []
 
 
-def _sandbox(config) -> Sandbox:
-    """The session's worker for page code (one per pytest process, replaced when a block kills it)."""
-    if _SANDBOX not in config.stash:
-        config.stash[_SANDBOX] = Sandbox()
-    return config.stash[_SANDBOX]
-
-
-def _warm_up(config) -> None:
-    """Start the worker (its first start imports PyTorch) while the pages are collected."""
-    if _SANDBOX not in config.stash:
-        _sandbox(config).start_in_background()
-
-
-def pytest_unconfigure(config):
-    """Stop the worker."""
-    if _SANDBOX in config.stash:
-        config.stash[_SANDBOX].close()
+def _sandbox() -> Sandbox:
+    """The worker for page code: one per pytest process (each pytest-xdist worker has its
+    own), shared by the sessions the process runs (a pytest run inside a test, pytester's,
+    finds it warm), replaced when a block kills it, stopped when the process ends."""
+    if not _SHARED:
+        _SHARED.append(Sandbox())
+        atexit.register(_SHARED[0].close)
+        _SHARED[0].start_in_background()  # the first start imports PyTorch: while the pages are collected
+    return _SHARED[0]
 
 
 def _settings(config) -> Settings | None:
@@ -179,7 +172,7 @@ class PageFile(pytest.File):
 
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
-        _warm_up(self.config)
+        _sandbox()
         return _with_digest(self, self._items)
 
     def _items(self):
@@ -222,7 +215,7 @@ class NotebookFile(pytest.File):
 
     def collect(self):
         """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
-        _warm_up(self.config)
+        _sandbox()
         return _with_digest(self, self._items)
 
     def _items(self):
@@ -328,8 +321,7 @@ class ChainItem(_PageItem):
         updates = [] if updating else None
         result = ChainResult()
         try:
-            _sandbox(self.config).run_chain(self.page, self.steps, result, updates,
-                                            snippet_dirs=_settings(self.config).snippet_dirs)
+            _sandbox().run_chain(self.page, self.steps, result, updates, snippet_dirs=_settings(self.config).snippet_dirs)
         finally:
             # Counted even when a block fails: the blocks before it did run.
             self.user_properties.append(("pagetest_run", result.executed_fences))
@@ -372,8 +364,7 @@ class NotebookItem(_PageItem):
         """Run every code cell; count the cells that ran."""
         ran: list = []
         try:
-            _sandbox(self.config).run_notebook(self.notebook, self.path.parent, ran,
-                                               snippet_dirs=_settings(self.config).snippet_dirs)
+            _sandbox().run_notebook(self.notebook, self.path.parent, ran, snippet_dirs=_settings(self.config).snippet_dirs)
         finally:
             self.user_properties.append(("pagetest_run", len(ran)))
             self.user_properties.append(("pagetest_skipped", []))
