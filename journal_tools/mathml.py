@@ -60,7 +60,9 @@ def find_line(tex: str, source: str | None) -> int | None:
     """1-based line where ``tex`` first occurs in ``source``.
 
     Tries the whole formula, then its first non-blank line (display math in an
-    indented block has its lines re-indented in the source). None if absent.
+    indented block has its lines re-indented in the source), then the formula
+    with all whitespace left out (Python-Markdown turns tabs into spaces before
+    the math extension sees the formula). None if absent.
     """
     if not source:
         return None
@@ -69,4 +71,10 @@ def find_line(tex: str, source: str | None) -> int | None:
         pos = source.find(needle) if needle else -1
         if pos >= 0:
             return source.count("\n", 0, pos) + 1
+    squeezed_tex = "".join(tex.split())
+    if squeezed_tex:
+        kept = [i for i, ch in enumerate(source) if not ch.isspace()]  # squeezed index -> source index
+        pos = "".join(source[i] for i in kept).find(squeezed_tex)
+        if pos >= 0:
+            return source.count("\n", 0, kept[pos]) + 1
     return None
