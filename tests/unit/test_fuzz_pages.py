@@ -21,7 +21,9 @@ runs past a time bound is a hang. Nothing is lost: the front matter the
 toolkit validates is the one the build reads, and an expansion keeps every
 line of the page that is not an include.
 
-``make test`` runs a fixed, derandomized sample (FIXED_EXAMPLES); ``make fuzz``
+``make test`` runs a fixed, derandomized sample (FIXED_EXAMPLES: the same pages for
+the same code, save that Hypothesis mixes in constants from the project modules
+already imported, which the test order can change); ``make fuzz``
 a long random run with its database under .cache/hypothesis, so a failure it
 finds replays on the next run. Every failure found is kept in REGRESSIONS
 below with the message the fixed toolkit gives.
