@@ -341,6 +341,11 @@ REGRESSIONS = [
     # sees the formula, so it was not found in the source and the error named no line.
     ("formula-with-a-tab", b"---\ndate: 2025-01-02\ncategories:\n  - Attention\n---\n$$ \\( \t text $$\n", False,
      "build render", r"^docs/fuzz\.md:6: bad TeX in formula '\\\( text'"),
+    # includes.expand on text with a \r left in (as written, not as MkDocs reads it): the
+    # preprocessor skipped the names, the line locator still read them, and raised
+    # UnicodeDecodeError (a file that is not UTF-8) or IsADirectoryError (a folder).
+    ("block-include-cr-not-utf8", b"!!! note\n\n    --8<--\n    --8<--\r\n    latin1.py\n    --8<--\n", False, "includes.expand", None),
+    ("block-include-cr-folder", b"!!! note\n\n    --8<--\n    --8<--\r\n    sub/\n    --8<--\n", False, "includes.expand", None),
     # Not a toolkit failure: the fuzz's own HTML oracle counted a code block the Markdown
     # put inside an HTML comment, which no reader sees (the render check did not count it).
     ("code-block-in-a-comment", b"<!--\n\n> ```python\n> ```\n> ```python\n> -->\n> ````\n", False, "check_render", None),
