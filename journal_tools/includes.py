@@ -200,8 +200,13 @@ def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
         return fallback
     candidates = []
     for f in files:
-        for n, text in enumerate(f.read_text(encoding="utf-8").split("\n"), start=1):
-            candidates.append((f, n, text))
+        try:
+            text = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            # A name the preprocessor did not take as an include (a folder, a file it did
+            # not read): nothing to match against; its lines keep the include line.
+            continue
+        candidates += [(f, n, line) for n, line in enumerate(text.split("\n"), start=1)]
     result = []
     pos = 0
     for line in expanded:

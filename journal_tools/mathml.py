@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 import math_core
+from markdown.util import HTML_PLACEHOLDER
 
 __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 
@@ -21,6 +22,9 @@ __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 _CONVERTER = math_core.LatexToMathML(fancy_error=False)
 
 _OFFSET = re.compile(r"^(\d+): ")
+# What Python-Markdown leaves in a formula for a block it has already rendered (a code
+# fence between $$ lines, say): not in the source, so not searched for, and not shown.
+_STASHED = re.compile(r"\d+".join(re.escape(part) for part in HTML_PLACEHOLDER.split("%s")))
 
 # Class of the wrapper around display math (scrolls sideways on narrow
 # screens; see docs/stylesheets/journal.css).
@@ -40,7 +44,7 @@ class MathError(ValueError):
         reason = _OFFSET.sub(r"at character \1: ", reason, count=1)
         self.tex, self.reason, self.src_path, self.line = tex, reason, src_path, line
         where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
-        formula = " ".join(tex.split())  # one line, even for display math
+        formula = " ".join(_STASHED.sub(" ... ", tex).split())  # one line, even for display math
         super().__init__(f"{where}bad TeX in formula '{formula}': {reason}")
 
     def located(self, src_path: str, source: str | None) -> MathError:
@@ -60,13 +64,22 @@ def find_line(tex: str, source: str | None) -> int | None:
     """1-based line where ``tex`` first occurs in ``source``.
 
     Tries the whole formula, then its first non-blank line (display math in an
-    indented block has its lines re-indented in the source). None if absent.
+    indented block has its lines re-indented in the source), then the formula
+    with all whitespace left out (Python-Markdown turns tabs into spaces before
+    the math extension sees the formula). None if absent.
     """
     if not source:
         return None
+    tex = _STASHED.sub("\n", tex)
     lines = [ln.strip() for ln in tex.splitlines() if ln.strip()]
     for needle in [tex.strip(), *lines[:1]]:
         pos = source.find(needle) if needle else -1
         if pos >= 0:
             return source.count("\n", 0, pos) + 1
+    squeezed_tex = "".join(tex.split())
+    if squeezed_tex:
+        kept = [i for i, ch in enumerate(source) if not ch.isspace()]  # squeezed index -> source index
+        pos = "".join(source[i] for i in kept).find(squeezed_tex)
+        if pos >= 0:
+            return source.count("\n", 0, kept[pos]) + 1
     return None

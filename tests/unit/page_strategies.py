@@ -115,7 +115,9 @@ CATEGORIES = ["categories:\n  - Attention", "categories: [Attention, Foundations
 EXTRAS = ["doctest: page", "doctest: bogus", "doctest: [page]", "draft: true", "draft: 3", "readtime: x", "pin: yes",
           "slug: x\u2028y", "authors:\n  - author", 'title: "unclosed', "date: 2026-01-02", "categories: [Study notes]",
           "base: &b {date: 2025-01-02}\n<<: *b", "<<: {readtime: 3}", "a: *undefined", "? complex\n: key", "[1, 2]: x",
-          "null: x\n1: y", "key: value: other", "a: |\n  block\n bad indent", "x: " + "[" * 60 + "]" * 60, "{a: 1"]
+          "null: x\n1: y", "key: value: other", "a: |\n  block\n bad indent", "x: " + "[" * 60 + "]" * 60, "{a: 1",
+          # a page's time limit for its blocks (front matter ``timeout``, seconds)
+          "timeout: 5", "timeout: 0", "timeout: soon", "timeout: .nan", "timeout: 1e999", "timeout: [1]", "timeout: true"]
 ODD_BODIES = [["- just", "- a list"], ["just a string"], ["42"], [""], []]
 
 

@@ -21,7 +21,9 @@ runs past a time bound is a hang. Nothing is lost: the front matter the
 toolkit validates is the one the build reads, and an expansion keeps every
 line of the page that is not an include.
 
-``make test`` runs a fixed, derandomized sample (FIXED_EXAMPLES); ``make fuzz``
+``make test`` runs a fixed, derandomized sample (FIXED_EXAMPLES: the same pages for
+the same code, save that Hypothesis mixes in constants from the project modules
+already imported, which the test order can change); ``make fuzz``
 a long random run with its database under .cache/hypothesis, so a failure it
 finds replays on the next run. Every failure found is kept in REGRESSIONS
 below with the message the fixed toolkit gives.
@@ -335,6 +337,19 @@ REGRESSIONS = [
     # A quoted date passed here; the blog plugin refuses a string date (no line).
     ("quoted-date", b"---\ndate: '2025-01-02'\n---\n\nIntro.\n\n<!-- more -->\n", True, "check_page",
      r"^docs/blog/posts/fuzz\.md:2: date '2025-01-02' is quoted"),
+    # A bad formula with a tab in it: Python-Markdown expands the tab before the math extension
+    # sees the formula, so it was not found in the source and the error named no line.
+    ("formula-with-a-tab", b"---\ndate: 2025-01-02\ncategories:\n  - Attention\n---\n$$ \\( \t text $$\n", False,
+     "build render", r"^docs/fuzz\.md:6: bad TeX in formula '\\\( text'"),
+    # includes.expand on text with a \r left in (as written, not as MkDocs reads it): the
+    # preprocessor skipped the names, the line locator still read them, and raised
+    # UnicodeDecodeError (a file that is not UTF-8) or IsADirectoryError (a folder).
+    ("block-include-cr-not-utf8", b"!!! note\n\n    --8<--\n    --8<--\r\n    latin1.py\n    --8<--\n", False, "includes.expand", None),
+    ("block-include-cr-folder", b"!!! note\n\n    --8<--\n    --8<--\r\n    sub/\n    --8<--\n", False, "includes.expand", None),
+    # A code fence inside $$ ... $$: Python-Markdown stashes the rendered block first, and
+    # its placeholder in the formula is nowhere in the source, so the error named no line.
+    ("fence-inside-display-math", b"$$\n```python\n```\n$$\\badcommand$$\n", False, "build render",
+     r"^docs/fuzz\.md:4: bad TeX in formula '\.\.\. \$\$\\badcommand'"),
     # Not a toolkit failure: the fuzz's own HTML oracle counted a code block the Markdown
     # put inside an HTML comment, which no reader sees (the render check did not count it).
     ("code-block-in-a-comment", b"<!--\n\n> ```python\n> ```\n> ```python\n> -->\n> ````\n", False, "check_render", None),
