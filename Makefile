@@ -28,14 +28,14 @@ $(STAMP): requirements.txt pyproject.toml
 # except under CI=true: there a failed install fails set-up (the font tests
 # would fail anyway, tests/prerequisites.py), and no stamp is left to skip it next time.
 $(FONT_STAMP):
-	$(BIN)/python -m journal_tools.fonts install || case "$$CI" in \
+	$(BIN)/python -m journal_tools.build.fonts install || case "$$CI" in \
 	  1|true|TRUE|True|yes) echo "math font not installed, and CI=$$CI needs it" >&2; exit 1;; \
 	  *) echo "math font not installed: pages fall back to font-family: math";; esac
 	mkdir -p $(dir $@) && touch $@
 
 # A busy port is reported in one line before anything is built.
 serve: setup
-	@$(BIN)/python -m journal_tools.serve_check $(SERVE_HOST) $(PORT)
+	@$(BIN)/python -m journal_tools.serve.port $(SERVE_HOST) $(PORT)
 	$(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
 
 # The toolkit's tests are reused while their inputs are unchanged (tests/toolkit_reuse.py);
@@ -73,7 +73,7 @@ lint: setup
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.
 build: setup
-	$(BIN)/python -m journal_tools.build
+	$(BIN)/python -m journal_tools.commands.build
 
 update-outputs: setup
 	$(BIN)/python -m pytest docs --update-outputs -p no:randomly
@@ -81,7 +81,7 @@ update-outputs: setup
 # The title reaches the command as typed: $(value) keeps make from expanding a $ in
 # it, single quotes (a ' written '\'') keep the shell from reading " $ ` \ in it.
 new: setup
-	$(BIN)/python -m journal_tools.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))')
+	$(BIN)/python -m journal_tools.commands.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))')
 
 # make bench BENCH_ARGS="--quick" (or --only 7,9): see benchmarks/run.py.
 bench: setup

@@ -48,7 +48,7 @@ pages: list[str] = []  # the Markdown pages behind the scripts (filled by write_
 
 def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
     from journal_tools.pagetest.parse import parse_page
-    from journal_tools.settings import Settings
+    from journal_tools.readers.settings import Settings
 
     settings = Settings.load(project / "mkdocs.yml")
 

@@ -28,7 +28,7 @@ from benchmarks import common, doctests, synthetic
 from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
 from benchmarks.serve_loop import ENTRY, SNIPPET, SNIPPET_ANCHOR, _get, _mmm, _until
-from journal_tools.serve_check import serving
+from journal_tools.serve.port import serving
 
 MEDIAN_GOAL, MAX_GOAL, SCALE_GOAL, WARM_GOAL = 2.0, 3.0, 1.5, 0.25
 
@@ -60,7 +60,7 @@ def _peak_kb(port: int) -> int:
             status = (proc / "status").read_text()
         except OSError:
             continue
-        if f"127.0.0.1:{port}" in cmd or "journal_tools.serve_worker" in cmd:
+        if f"127.0.0.1:{port}" in cmd or "journal_tools.serve.worker" in cmd:
             m = re.search(r"VmHWM:\s+(\d+) kB", status)
             total += int(m.group(1)) if m else 0
     return total
@@ -68,7 +68,7 @@ def _peak_kb(port: int) -> int:
 
 def saves(project: Path, repeats: int) -> tuple[dict[str, list[float]], int]:
     """Save -> page times for the three kinds of save, interleaved; and the serve peak memory (kB)."""
-    # The build date is the last commit's in a checkout (journal_tools/reproducible.py); the copy
+    # The build date is the last commit's in a checkout (journal_tools/build/reproducible.py); the copy
     # is no git repository, so it is pinned here as a checkout pins it. Unpinned, every page's
     # template context (build_date_utc) would change at each rebuild and nothing would be reused.
     env = dict(common.ENV, SOURCE_DATE_EPOCH=_head_time())

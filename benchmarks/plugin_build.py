@@ -23,9 +23,9 @@ def configs(project: Path) -> tuple[Path, Path]:
     plain = common.without_plugin(base, "journal")
     # The same templates (the home page's template lives in the plugin's theme
     # folder), found through custom_dir instead of the plugin.
-    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(project / "journal_tools" / "theme"))
+    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(project / "journal_tools" / "build" / "theme"))
     # Plain Material writes math as arithmatex's TeX for a script to render.
-    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.markdown_math" else e
+    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.readers.markdown_math" else e
                                     for e in plain.get("markdown_extensions", [])]
     return journal, common.write_config(project, "plain", plain)
 

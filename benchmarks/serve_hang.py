@@ -21,7 +21,7 @@ from pathlib import Path
 from benchmarks import common
 from benchmarks.rows import Row
 from benchmarks.serve_loop import ENTRY, GOAL, _get, _mmm, _until
-from journal_tools.serve_check import serving
+from journal_tools.serve.port import serving
 
 HANG = "\n```python\nwhile True: pass\n```\n"
 LIMIT = 3

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from benchmarks import common
 from benchmarks.rows import Row
-from journal_tools.serve_check import serving
+from journal_tools.serve.port import serving
 
 GOAL = 2.0  # seconds, save to reloaded page with its blocks' results
 ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"

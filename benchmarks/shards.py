@@ -1,6 +1,6 @@
 """8. When the journal outgrows one runner: the page doc-tests of a synthetic
 journal (1,000 entries with code in a full run), their total time on this
-machine, and the split the Pages workflow would make (journal_tools.shard)
+machine, and the split the Pages workflow would make (journal_tools.pagetest.shard)
 simulated for 2, 4 and 8 jobs.
 
 The page tests run once, serially, with a JUnit report; each page's time is
@@ -41,8 +41,8 @@ def page_times(project: Path, report: Path) -> tuple[dict[str, float], float]:
 
 
 def measure(base: Path, out: Path, entries: int) -> Row:
-    from journal_tools import shard
-    from journal_tools.settings import Settings
+    from journal_tools.pagetest import shard
+    from journal_tools.readers.settings import Settings
 
     project = synthetic.make_project(base, out / f"shards-{entries}", entries)
     (project / "mkdocs.yml").write_text((project / "mkdocs.bench-synthetic.yml").read_text(encoding="utf-8"), encoding="utf-8")

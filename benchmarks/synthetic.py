@@ -95,8 +95,8 @@ def make_project(base: Path, dest: Path, n: int) -> Path:
 def fill_figure_cache(project: Path) -> None:
     """Draw the real entries' figures into the project's cache first: every timed build
     then finds them there, as row 1's do (the cold first build is row 1's own note)."""
-    from journal_tools import figures
-    from journal_tools.settings import Settings
+    from journal_tools.build import figures
+    from journal_tools.readers.settings import Settings
 
     settings = Settings.load(project / "mkdocs.yml")
     refs = [ref for md in sorted(settings.docs_dir.rglob("*.md"))

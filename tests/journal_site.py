@@ -20,7 +20,7 @@ and reuse it).
 
 The copy is frozen so the site matches one state of the sources while people
 edit the working tree, and it is a one-commit git repository whose commit date
-is HEAD's: journal_tools.reproducible pins SOURCE_DATE_EPOCH from it exactly as
+is HEAD's: journal_tools.build.reproducible pins SOURCE_DATE_EPOCH from it exactly as
 in the real checkout, and tests/test_reproducible.py rebuilds the same copy.
 """
 
@@ -40,7 +40,7 @@ from pathlib import Path
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
-# No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/reproducible.py).
+# No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/build/reproducible.py).
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
 # What the build reads (and what `python -m pytest docs` in a copy needs).
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
@@ -246,7 +246,7 @@ def first_problem(output: str) -> str:
 def build_problem(output: str, project: Path) -> str:
     """:func:`first_problem` of a build of ``project``; a message about its mkdocs.yml
     (MkDocs names the option, not the line) gets ``mkdocs.yml:N: `` in front."""
-    from journal_tools.settings import config_message_line
+    from journal_tools.readers.settings import config_message_line
 
     problem = first_problem(output)
     line = None if _LOCATED.match(problem) else config_message_line(project / "mkdocs.yml", problem)
@@ -263,7 +263,7 @@ def reporting_page_test(problem: str, project: Path) -> str | None:
     BibTeX file (``references.bib::bibliography``). Only the same file and line
     (and, for a notebook, the same exception) counts as the same report.
     """
-    from journal_tools.settings import ConfigError, Settings
+    from journal_tools.readers.settings import ConfigError, Settings
 
     m = _LOCATED.match(problem)
     if m is None:
@@ -301,9 +301,9 @@ def _same_exception(build: str, page_test: str) -> bool:
 def _page_checks(path: Path, settings):
     from mkdocs.utils.meta import get_data
 
-    from journal_tools import validate
-    from journal_tools.citations import CitationError
-    from journal_tools.mathml import MathError
+    from journal_tools.build import validate
+    from journal_tools.readers.citations import CitationError
+    from journal_tools.readers.mathml import MathError
 
     rel = settings.rel(path)
     source = path.read_text(encoding="utf-8")
@@ -318,8 +318,7 @@ def _page_checks(path: Path, settings):
 
 
 def _bibliography_checks(path: Path):
-    from journal_tools import citations
-
+    from journal_tools.readers import citations
     return [("bibliography", lambda: citations.load(path))]
 
 

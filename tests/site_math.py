@@ -5,7 +5,7 @@ author's site, tests/test_wheel.py on the fixture journal).
   element of its built page. Formulas are counted in the sources with the
   toolkit's own readers: the site's Markdown (so fences, includes and inline code
   are read as the build reads them, and code is never counted), with the math
-  syntax of ``journal_tools.markdown_math`` even if mkdocs.yml dropped it; a
+  syntax of ``journal_tools.readers.markdown_math`` even if mkdocs.yml dropped it; a
   notebook's Markdown cells one by one, as ``journal_tools.pagetest.notebook``
   reads them. A build path that loses math (a notebook's cells rendered without
   the extension, say) leaves fewer ``<math>`` in its page than its source holds.
@@ -21,7 +21,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-MATH_EXTENSION = "journal_tools.markdown_math"
+MATH_EXTENSION = "journal_tools.readers.markdown_math"
 # Names of the same syntax a mkdocs.yml may list instead (counted once, as ours).
 MATH_NAMES = (MATH_EXTENSION, "journal_math", "pymdownx.arithmatex")
 MATH_ELEMENT = re.compile(r"<math\b")
@@ -70,7 +70,7 @@ def pages_with_math(root: Path) -> dict[str, tuple[int, Path | None]]:
     every page of ``root``'s docs/ whose source holds math (drafts left out: not built)."""
     from mkdocs.utils.meta import get_data
 
-    from journal_tools.settings import Settings
+    from journal_tools.readers.settings import Settings
 
     settings = Settings.load(root / "mkdocs.yml")
     md = counting_markdown(settings)

@@ -165,7 +165,7 @@ def test_notebook_cell_that_raises(pristine, tmp_path):
     assert "ZeroDivisionError" in line
 
 
-# Include faults: the build names page and line (journal_tools/validate.py)
+# Include faults: the build names page and line (journal_tools/build/validate.py)
 # and so do the page doc-tests (see page_run below).
 
 
@@ -244,7 +244,7 @@ def test_mismatched_expected_output(page_run):
 
 
 # --------------------------------------------------------------------------
-# Nothing broken is published: `python -m journal_tools.build` (make build)
+# Nothing broken is published: `python -m journal_tools.commands.build` (make build)
 # with a planted fault leaves the previous site/ as it was, byte for byte.
 # (tests/test_site_build.py checks the same with a config that cannot load;
 # this one is the real project with a bad entry.)
@@ -263,7 +263,7 @@ def test_failed_make_build_keeps_previous_site(pristine, tmp_path):
     before = _tree(site)
     rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("date: 2026-13-45\n"))
 
-    proc = subprocess.run([sys.executable, "-m", "journal_tools.build"], cwd=root, env=ENV,
+    proc = subprocess.run([sys.executable, "-m", "journal_tools.commands.build"], cwd=root, env=ENV,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     assert proc.returncode != 0, proc.stdout

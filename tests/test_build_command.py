@@ -1,4 +1,4 @@
-"""`python -m journal_tools.build` (make build) never leaves a broken site/ behind,
+"""`python -m journal_tools.commands.build` (make build) never leaves a broken site/ behind,
 and the plugin stops a build at bad TeX naming page, line and formula: on small
 sites written in tmp_path (the author's docs/ is built by test_site_build.py only)."""
 
@@ -16,12 +16,12 @@ ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 
 # --------------------------------------------------------------------------
-# journal_tools.build: swap in only a successful build
+# journal_tools.commands.build: swap in only a successful build
 
 
 def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "journal_tools.build", "--config-file", str(config), "--site-dir", str(site)],
+        [sys.executable, "-m", "journal_tools.commands.build", "--config-file", str(config), "--site-dir", str(site)],
         cwd=ROOT, env=ENV, capture_output=True, text=True,
     )
 
@@ -80,7 +80,7 @@ def test_bad_formula_stops_the_build(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
         "site_name: t\n"
-        "markdown_extensions:\n  - journal_tools.markdown_math\n"
+        "markdown_extensions:\n  - journal_tools.readers.markdown_math\n"
         "plugins:\n  - journal\n",
         encoding="utf-8",
     )

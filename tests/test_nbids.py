@@ -1,9 +1,9 @@
-"""journal_tools/nbids.py: cell ids from the cells, streams merged after execution."""
+"""journal_tools/build/nbids.py: cell ids from the cells, streams merged after execution."""
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from journal_tools import nbids
+from journal_tools.build import nbids
 
 
 def notebook():

@@ -1,4 +1,4 @@
-"""Tests for journal_tools/new_entry.py (`make new TITLE="..."`).
+"""Tests for journal_tools/commands/new_entry.py (`make new TITLE="..."`).
 
 Every test works in a temporary copy of the fixture journal (tests/fixtures/journal,
 with its own mkdocs.yml, and journal_tools), never in the real docs/.
@@ -21,9 +21,9 @@ import yaml
 from journal_site import fixture_project, heading_text, without_notebook_execution
 from pytest_codeblocks import extract_from_buffer
 
-from journal_tools import new_entry
-from journal_tools.new_entry import EntryError, create_entry
-from journal_tools.settings import Settings
+from journal_tools.commands import new_entry
+from journal_tools.commands.new_entry import EntryError, create_entry
+from journal_tools.readers.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 DATE = dt.date(2025, 7, 27)
@@ -64,7 +64,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "journal_tools.new_entry", *args],
+        [sys.executable, "-m", "journal_tools.commands.new_entry", *args],
         cwd=cwd,
         capture_output=True,
         text=True,

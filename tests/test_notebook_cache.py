@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from journal_site import FIXTURE, fixture_project
 
-from journal_tools import notebook_cache
+from journal_tools.build import notebook_cache
 
 USES_SNIPPET = """# %% [markdown]
 # # Uses a snippet

@@ -1,11 +1,11 @@
-"""journal_tools/notebooks.py: the post-processing of notebook pages."""
+"""journal_tools/build/notebooks.py: the post-processing of notebook pages."""
 
 from types import SimpleNamespace
 
 import pytest
 from journal_site import FIXTURE
 
-from journal_tools import notebooks
+from journal_tools.build import notebooks
 
 
 def test_strip_jupyter_assets_keeps_content():
@@ -29,7 +29,7 @@ def test_markdown_cells_use_the_site_markdown(monkeypatch):
     (the ids mkdocs-jupyter's TOC links to)."""
     from mkdocs_jupyter import nbconvert2
 
-    from journal_tools.settings import Settings
+    from journal_tools.readers.settings import Settings
 
     monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
     notebooks.install_markdown(Settings.load(FIXTURE / "mkdocs.yml"))

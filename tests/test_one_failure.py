@@ -43,7 +43,7 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, ROOT, fixture_project, junit_outcomes, once_per_session, seed_caches
 
-from journal_tools.settings import Settings
+from journal_tools.readers.settings import Settings
 
 RUN = ["docs", "tests/test_site_build.py", "--deselect", "tests/test_site_build.py::test_site_css_has_math_font_stack",
        "-p", "no:randomly", "-p", "no:cacheprovider", "-q", "--color=no"]

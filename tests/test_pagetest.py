@@ -28,7 +28,7 @@ def _preload_site_modules() -> None:
     import torch  # noqa: F401
     import torch.nn.functional  # noqa: F401
 
-    from journal_tools.settings import Settings
+    from journal_tools.readers.settings import Settings
 
     Settings.load(FIXTURE / "mkdocs.yml").markdown()
 

@@ -6,7 +6,7 @@ Each case is a probe page of its own (`timeout: 2` in its front matter, so the t
 two seconds each) in a temporary copy of the fixture journal. The probes run in one pytest
 session, as `make check PAGE=...` runs a page (a subprocess, under a guard that fails the
 test if the session stalls), followed by the fixture entry and notebook, which must still
-pass; and through `make serve`'s code runner (journal_tools.serve.CodeRunner, the warm
+pass; and through `make serve`'s code runner (journal_tools.serve.loop.CodeRunner, the warm
 worker the plugin uses), in one queue, followed by the entry. Each is made once per test
 session (journal_site.once_per_session) and every row is checked on its own.
 """
@@ -23,8 +23,9 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project, junit_outcomes, once_per_session
 
-from journal_tools import sandbox, serve
-from journal_tools.settings import Settings
+from journal_tools.pagetest import sandbox
+from journal_tools.readers.settings import Settings
+from journal_tools.serve import loop as serve
 
 ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 NOTEBOOK = "docs/notebooks/fixture_notebook.py"
@@ -220,8 +221,8 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
 
 HANGING_PARENT = """\
 import os, sys, threading, time
-from journal_tools.limits import Limit
-from journal_tools.sandbox import Sandbox, Unit
+from journal_tools.readers.limits import Limit
+from journal_tools.pagetest.sandbox import Sandbox, Unit
 from hang import spin
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """`make serve` after any sequence of saves serves exactly what a clean build makes.
 
-The rebuilds of `mkdocs serve` reuse cached steps (journal_tools/incremental);
+The rebuilds of `mkdocs serve` reuse cached steps (journal_tools/build/incremental);
 MkDocs' `--dirty` and Material's blog are known to serve stale navigation and
 index pages after such rebuilds (mkdocs#4047, mkdocs-material#8360). Here a
 served copy of the fixture journal, with enough entries for two home pages,
@@ -27,8 +27,8 @@ from pathlib import Path
 
 from journal_site import ENV, fixture_project, freeze_as_git_repo
 
-from journal_tools.serve_check import serving
-from journal_tools.settings import Settings
+from journal_tools.readers.settings import Settings
+from journal_tools.serve.port import serving
 
 POSTS = Path("docs/blog/posts")
 ENTRY = POSTS / "2025-07-27-fixture-entry.md"

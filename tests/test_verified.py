@@ -16,7 +16,7 @@ import pytest
 import yaml
 from journal_site import ENV, ROOT, fixture_project, mkdocs_build, without_notebook_execution
 
-from journal_tools.verified import torch_version
+from journal_tools.build.verified import torch_version
 
 ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 NOTEBOOK = "docs/notebooks/fixture_notebook.py"

@@ -33,8 +33,8 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     assert wanted - names == set(), "left out of the wheel"
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for line in ("journal = journal_tools.plugin:JournalPlugin", "journal_pagetest = journal_tools.pagetest",
-                 "journal_math = journal_tools.markdown_math:MathExtension", "journal-new = journal_tools.new_entry:main"):
+    for line in ("journal = journal_tools.build.plugin:JournalPlugin", "journal_pagetest = journal_tools.pagetest",
+                 "journal_math = journal_tools.readers.markdown_math:MathExtension", "journal-new = journal_tools.commands.new_entry:main"):
         assert line in text
 
     target = tmp_path / "installed"
@@ -43,7 +43,7 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     project = fixture_project(tmp_path / "project")
     shutil.rmtree(project / "journal_tools")  # only the installed copy can be used
     env = dict(ENV, PYTHONPATH=str(target))
-    where = _run(sys.executable, "-c", "import journal_tools.plugin as p; print(p.__file__)", cwd=project, env=env)
+    where = _run(sys.executable, "-c", "import journal_tools.build.plugin as p; print(p.__file__)", cwd=project, env=env)
     assert where.stdout.strip().startswith(str(target)), where.stdout + where.stderr
     site = tmp_path / "site"
     build = mkdocs_build(project, site, env=env)

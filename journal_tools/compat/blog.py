@@ -20,7 +20,7 @@ def keep_excerpt_source_only(page, separator: str) -> None:
     """After a post is rendered, keep only its Markdown up to the excerpt separator.
 
     Nothing reads a post's Markdown after its own render but those excerpts
-    (the feeds get the rendered excerpt from ``journal_tools.feeds``), so the
+    (the feeds get the rendered excerpt from ``journal_tools.build.feeds``), so the
     rest is dropped; one line after the separator keeps the "Continue
     reading" link.
     """

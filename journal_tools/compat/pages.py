@@ -21,7 +21,7 @@ def replace_render(page, render) -> None:
 
 # Page.render (MkDocs 1.6) sets content, toc, present_anchor_ids, links_to_anchors
 # and the private _title_from_render (the first <h1> of the HTML, which `title`
-# prefers). A cached render (journal_tools.incremental) must set all five, or
+# prefers). A cached render (journal_tools.build.incremental) must set all five, or
 # titles would fall back to the Markdown's first heading; MkDocs has no public
 # setter for the rendered title.
 

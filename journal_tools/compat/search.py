@@ -1,7 +1,7 @@
 """Material's search plugin (``material.plugins.search``, Material 9.8).
 
 ``SearchIndex.add_entry_from_context(page)`` parses the page's HTML and
-appends its sections to ``entries``; a cached page (journal_tools.incremental)
+appends its sections to ``entries``; a cached page (journal_tools.build.incremental)
 appends the entries it made before. The plugin exposes no API for either.
 """
 

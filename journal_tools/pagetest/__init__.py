@@ -25,12 +25,12 @@ the pages that cite then skip, naming that test.
 with what the code printed, instead of failing.
 
 Every block and notebook cell runs in a worker process under a time limit
-(``journal_tools.sandbox``): a block that hangs, ends or crashes its process
+(``journal_tools.pagetest.sandbox``): a block that hangs, ends or crashes its process
 fails alone, naming its line, and the session goes on in a new worker.
 
 At the end of a session the pages whose tests all passed are recorded, with a
 digest of what their code depends on, in ``.cache/verified.json``; the build
-shows the "verified" badge from it (``journal_tools.verified``).
+shows the "verified" badge from it (``journal_tools.build.verified``).
 """
 
 from __future__ import annotations
@@ -41,19 +41,20 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import citations, shard
-from journal_tools.frontmatter import FrontMatterError
-from journal_tools.includes import IncludeError
+from journal_tools.build.validate import check_post
+from journal_tools.build.verified import Entry, page_digest, today, torch_version, update_record
+from journal_tools.pagetest import shard
 from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
 from journal_tools.pagetest.run import BlockError, ChainResult
-from journal_tools.sandbox import Sandbox
-from journal_tools.settings import ConfigError, Settings
-from journal_tools.source import SourceError, read_source
-from journal_tools.validate import check_post
-from journal_tools.verified import Entry, page_digest, today, torch_version, update_record
+from journal_tools.pagetest.sandbox import Sandbox
+from journal_tools.readers import citations
+from journal_tools.readers.frontmatter import FrontMatterError
+from journal_tools.readers.includes import IncludeError
+from journal_tools.readers.settings import ConfigError, Settings
+from journal_tools.readers.source import SourceError, read_source
 
 _UPDATES = pytest.StashKey[list]()
 
@@ -64,7 +65,7 @@ def pytest_addoption(parser):
     group.addoption(
         "--shard",
         default=None,
-        help="collect only the pages of shard I of N (I/N), as journal_tools.shard splits them for CI",
+        help="collect only the pages of shard I of N (I/N), as journal_tools.pagetest.shard splits them for CI",
     )
     group.addoption(
         "--update-outputs",
@@ -196,7 +197,7 @@ class PageFile(pytest.File):
 def _with_digest(file: pytest.File, make_items) -> list:
     """The file's items, each carrying the page's digest (taken before the page is read, so an
     edit while the tests run can only make the record stale, never vouch for untested text)
-    and the number of items, for the verified record (``journal_tools.verified``)."""
+    and the number of items, for the verified record (``journal_tools.build.verified``)."""
     settings = _settings(file.config)
     try:
         digest = page_digest(file.path, settings)
@@ -416,7 +417,7 @@ class _Tally:
 
 class _Verified:
     """Collects, where the reports arrive, which pages passed all their tests, and
-    writes the verified record (``journal_tools.verified``) at the end of the session.
+    writes the verified record (``journal_tools.build.verified``) at the end of the session.
 
     A page counts as verified when every one of its items reported and none failed
     (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from journal_tools import limits
-from journal_tools.citations import BibError, CitationError
-from journal_tools.includes import Origin
-from journal_tools.mathml import MathError
 from journal_tools.pagetest.parse import PageError
 from journal_tools.pagetest.render import RenderProblem
 from journal_tools.pagetest.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
-from journal_tools.settings import Settings
+from journal_tools.readers import limits
+from journal_tools.readers.citations import BibError, CitationError
+from journal_tools.readers.includes import Origin
+from journal_tools.readers.mathml import MathError
+from journal_tools.readers.settings import Settings
 
 __all__ = ["Cell", "Notebook", "cell_origins", "check_notebook_math", "read_notebook", "run_notebook"]
 

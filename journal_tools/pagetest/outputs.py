@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from journal_tools.includes import Origin
 from journal_tools.pagetest.parse import Page, Step
+from journal_tools.readers.includes import Origin
 
 _DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
 # A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z"

@@ -27,11 +27,11 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import frontmatter, limits
-from journal_tools.fences import Fence, FenceError, scan
-from journal_tools.includes import ExpandedPage, Origin, expand
-from journal_tools.settings import Settings
-from journal_tools.source import SourceError, read_source
+from journal_tools.readers import frontmatter, limits
+from journal_tools.readers.fences import Fence, FenceError, scan
+from journal_tools.readers.includes import ExpandedPage, Origin, expand
+from journal_tools.readers.settings import Settings
+from journal_tools.readers.source import SourceError, read_source
 
 PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
 SHELL_LANGS = frozenset({"sh", "bash"})

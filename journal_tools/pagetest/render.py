@@ -15,12 +15,12 @@ from html.parser import HTMLParser
 
 from mkdocs.utils.meta import get_data
 
-from journal_tools.citations import BibError, CitationError
-from journal_tools.fences import inside_fence
-from journal_tools.mathml import MathError
 from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, Page
-from journal_tools.settings import Settings
-from journal_tools.source import read_source
+from journal_tools.readers.citations import BibError, CitationError
+from journal_tools.readers.fences import inside_fence
+from journal_tools.readers.mathml import MathError
+from journal_tools.readers.settings import Settings
+from journal_tools.readers.source import read_source
 
 # What a reader would take for Python, or for a shell session, though no fence of ours runs it.
 PYTHON_LOOKING = PYTHON_LANGS | {"pycon", "python2", "ipython", "ipython3", "py2"}

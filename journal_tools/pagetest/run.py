@@ -7,10 +7,10 @@ numbers are mapped back to the page (or the snippet file the line was
 included from) when a traceback is shown.
 
 A block runs to the end of its process's patience only: the page tests and
-``make serve`` call these runners inside a worker process (``journal_tools.sandbox``)
+``make serve`` call these runners inside a worker process (``journal_tools.pagetest.sandbox``)
 that is stopped past the page's time limit. So everything a block raises is
 its failure, ``KeyboardInterrupt`` and ``SystemExit`` included, and what it
-prints is kept up to a size limit (``journal_tools.limits``).
+prints is kept up to a size limit (``journal_tools.readers.limits``).
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from journal_tools.includes import Origin
-from journal_tools.limits import BoundedOutput
 from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Part, Step
+from journal_tools.readers.includes import Origin
+from journal_tools.readers.limits import BoundedOutput
 
 SEED = 0
 
 # The runners' own frames are left out of reports.
 _RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py"),
-                 os.path.join(os.path.dirname(os.path.dirname(__file__)), "sandbox_worker.py")}
+                 os.path.join(os.path.dirname(__file__), "sandbox_worker.py")}
 
 # Synthetic file name -> the origin of each line of that compiled fence.
 _ORIGINS: dict[str, list[Origin]] = {}

@@ -23,7 +23,7 @@ import yaml
 from journal_site import heading_text
 from mkdocs.utils import meta as mkdocs_meta
 
-from journal_tools.settings import Settings
+from journal_tools.readers.settings import Settings
 
 
 class _Links(HTMLParser):

@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project
 
-from journal_tools.serve_check import serving
-from journal_tools.settings import Settings
+from journal_tools.readers.settings import Settings
+from journal_tools.serve.port import serving
 
 ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 RELOAD_MS = 60_000

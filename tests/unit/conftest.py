@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from journal_tools.settings import Settings
+from journal_tools.readers.settings import Settings
 
 # Hypothesis' files (its example database, caches) go under the project's .cache/, with
 # the build's, instead of a .hypothesis/ folder wherever pytest is started.
@@ -22,7 +22,7 @@ plugins:
       categories_allowed: [Attention]
       post_excerpt: required
 markdown_extensions:
-  - journal_tools.markdown_math
+  - journal_tools.readers.markdown_math
   - pymdownx.highlight:
       pygments_lang_class: true
   - pymdownx.superfences

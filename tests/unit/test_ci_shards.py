@@ -11,7 +11,8 @@ from pathlib import Path
 
 import yaml
 
-from journal_tools import shard, verified
+from journal_tools.build import verified
+from journal_tools.pagetest import shard
 
 WORKFLOW = Path(__file__).resolve().parents[2] / ".github" / "workflows" / "pages.yml"
 

@@ -1,4 +1,4 @@
-"""Citations (journal_tools/citations.py) on inline pages and a small BibTeX file in tmp_path."""
+"""Citations (journal_tools/readers/citations.py) on inline pages and a small BibTeX file in tmp_path."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from journal_tools import citations
-from journal_tools.settings import Settings
+from journal_tools.readers import citations
+from journal_tools.readers.settings import Settings
 
 CONFIG = """\
 site_name: t
@@ -17,8 +17,8 @@ theme: material
 markdown_extensions:
   - toc:
       permalink: true
-  - journal_tools.markdown_math
-  - journal_tools.citations:
+  - journal_math
+  - journal_citations:
       bibliography: docs/refs.bib
   - pymdownx.superfences
 """
@@ -183,8 +183,8 @@ def test_missing_file_and_missing_option(site, tmp_path):
     # no bibliography option: a citation says so, naming mkdocs.yml
     (tmp_path / "other" / "docs").mkdir(parents=True)
     (tmp_path / "other" / "mkdocs.yml").write_text(CONFIG.replace("      bibliography: docs/refs.bib\n", "").replace(
-        "journal_tools.citations:", "journal_tools.citations"), encoding="utf-8")
-    with pytest.raises(citations.BibError, match=r"^mkdocs\.yml: a page cites, but journal_tools\.citations has no"):
+        "journal_citations:", "journal_citations"), encoding="utf-8")
+    with pytest.raises(citations.BibError, match=r"^mkdocs\.yml: a page cites, but journal_citations has no"):
         Settings.load(tmp_path / "other" / "mkdocs.yml").markdown().convert("[@x]\n")
 
 

@@ -212,10 +212,9 @@ def test_livereload_script_is_the_one_the_server_gives_its_pages(live_server):
 
 
 def test_error_page_is_served_through_the_server_app(live_server, journal):
-    """journal_tools.serve wraps the server's request handler (wsgiref's get_app/set_app) and serves
+    """journal_tools.serve.loop wraps the server's request handler (wsgiref's get_app/set_app) and serves
     the build error with the live-reload script, on the real server."""
-    from journal_tools import serve
-
+    from journal_tools.serve import loop as serve
     settings, _ = journal
     state = serve.ServeState(settings)
     serve.install_error_pages(live_server, state)
@@ -360,8 +359,8 @@ def test_notebook_pages_get_mathml_stable_ids_and_merged_streams(restore_jupyter
     """The real conversion path: mkdocs-jupyter's nb2html with the site's exporter and SubCell installed."""
     from mkdocs_jupyter.nbconvert2 import nb2html
 
-    from journal_tools import nbids, notebooks
-    from journal_tools.settings import Settings
+    from journal_tools.build import nbids, notebooks
+    from journal_tools.readers.settings import Settings
 
     notebooks.install_markdown(Settings.load(ROOT / "mkdocs.yml"))
     nbids.install()
@@ -391,8 +390,7 @@ def _jupyter_plugin(tmp_path, **options):
 
 @pytest.mark.parametrize("options", [{"execute": True}, {"execute": True, "execute_ignore": ["*skip*"]}])
 def test_cache_path_is_the_one_mkdocs_jupyter_uses(restore_jupyter, tmp_path, options):
-    from journal_tools import notebook_cache
-
+    from journal_tools.build import notebook_cache
     notebook_cache.install(tmp_path, "settings")  # the snippet-aware key, as the plugin installs it
     nb = tmp_path / "skip.py"
     nb.write_text("# %%\nprint(1)\n", encoding="utf-8")
@@ -441,7 +439,7 @@ def test_replacements_build_on_the_library_original(restore_jupyter):
 def test_overrides_match_the_installed_material():
     for override in theme_overrides.OVERRIDES:
         problems = theme_overrides.differences(override)
-        expect(not problems, "mkdocs-material", f"journal_tools/theme/{override.ours}: " + "\n".join(problems))
+        expect(not problems, "mkdocs-material", f"journal_tools/build/theme/{override.ours}: " + "\n".join(problems))
     theme_overrides.check()
 
 
@@ -469,9 +467,9 @@ def test_a_changed_material_original_stops_the_build_naming_it(tmp_path, name, o
     text = (material / name).read_text(encoding="utf-8")
     assert old in text
     (material / name).write_text(text.replace(old, new), encoding="utf-8")
-    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/theme/") as err:
+    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/build/theme/") as err:
         theme_overrides.check(material)
-    assert caught in str(err.value) and "Update journal_tools/theme/" in str(err.value)
+    assert caught in str(err.value) and "Update journal_tools/build/theme/" in str(err.value)
 
 
 def test_an_unused_override_is_caught(tmp_path):
@@ -490,16 +488,16 @@ def test_arithmatex_hooks_markdown_math_overrides():
     from pymdownx.arithmatex import BlockArithmatexProcessor, InlineArithmatexPattern
 
     expect(params(BlockArithmatexProcessor.generic_output) == ["self", "parent", "math"], "pymdown-extensions",
-           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/markdown_math.py overrides it)")
+           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/readers/markdown_math.py overrides it)")
     expect(params(InlineArithmatexPattern.handleMatch) == ["self", "m", "data"], "pymdown-extensions",
-           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/markdown_math.py overrides it)")
-    md = markdown.Markdown(extensions=["journal_tools.markdown_math"])
+           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/readers/markdown_math.py overrides it)")
+    md = markdown.Markdown(extensions=["journal_tools.readers.markdown_math"])
     expect(hasattr(md.inlinePatterns["arithmatex-inline"], "compiled_re")
            and hasattr(md.parser.blockprocessors["arithmatex-block"], "pattern"), "pymdown-extensions",
            "arithmatex no longer registers 'arithmatex-inline' (compiled_re) and 'arithmatex-block' (pattern)")
     html = md.convert("Inline $a^2$ and \\(b\\), escaped \\$5.\n\n$$\nc\n$$\n\n\\begin{align}\nx &= 1\n\\end{align}\n")
     expect(html.count("<math") == 4 and "arithmatex" not in html and "$5" in html, "pymdown-extensions",
-           f"arithmatex's processors no longer hand every formula to journal_tools/markdown_math.py: {html}")
+           f"arithmatex's processors no longer hand every formula to journal_tools/readers/markdown_math.py: {html}")
 
 
 def test_snippet_preprocessor_methods_includes_uses(journal):
@@ -507,7 +505,7 @@ def test_snippet_preprocessor_methods_includes_uses(journal):
     pre = settings.snippet_preprocessor()
     missing = [m for m in ("parse_snippet_target", "get_snippet_path", "run") if not callable(getattr(pre, m, None))]
     expect(not missing, "pymdown-extensions", f"SnippetPreprocessor has no {', '.join(missing)} "
-           "(journal_tools/includes.py locates each include's files with them)")
+           "(journal_tools/readers/includes.py locates each include's files with them)")
     parsed = pre.parse_snippet_target("demo.py:two")
     expect(isinstance(parsed, dict) and parsed.get("path") == "demo.py" and parsed.get("section") == "two",
            "pymdown-extensions", f"SnippetPreprocessor.parse_snippet_target('demo.py:two') gives {parsed!r}")

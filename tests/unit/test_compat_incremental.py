@@ -42,7 +42,7 @@ plugins:
 markdown_extensions:
   - toc:
       permalink: true
-  - journal_tools.markdown_math
+  - journal_tools.readers.markdown_math
 """
 
 

@@ -1,11 +1,11 @@
-"""A mistake in mkdocs.yml is reported at its line (journal_tools.settings): MkDocs
+"""A mistake in mkdocs.yml is reported at its line (journal_tools.readers.settings): MkDocs
 names the option but not the line, so the line is found in the file's YAML nodes."""
 
 from __future__ import annotations
 
 import pytest
 
-from journal_tools.settings import ConfigError, Settings, config_line, config_message_line, locate_config_message
+from journal_tools.readers.settings import ConfigError, Settings, config_line, config_message_line, locate_config_message
 
 CONFIG = """\
 site_name: t

@@ -1,4 +1,4 @@
-"""The page cache's keys (journal_tools/incremental): a change is never missed, an unknown value is never guessed.
+"""The page cache's keys (journal_tools/build/incremental): a change is never missed, an unknown value is never guessed.
 
 The template key leaves out the context's ``pages`` (every page of the site)
 and a page's ``markdown`` and ``excerpt``: that is safe only while no template
@@ -19,9 +19,9 @@ from mkdocs.structure.files import File
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 
-from journal_tools.incremental import fingerprint
-from journal_tools.incremental.fingerprint import Uncacheable, digest
-from journal_tools.incremental.store import MISSING, Store
+from journal_tools.build.incremental import fingerprint
+from journal_tools.build.incremental.fingerprint import Uncacheable, digest
+from journal_tools.build.incremental.store import MISSING, Store
 
 THEMES = [Path(material.__file__).parent / "templates", Path(fingerprint.__file__).parents[1] / "theme"]
 # `pages` as a variable of its own (not `nav_item.pages`), `.markdown`, `.excerpt`.
@@ -36,7 +36,7 @@ def test_no_template_reads_what_the_key_leaves_out():
             for expr in _JINJA.findall(path.read_text(encoding="utf-8")):
                 if _UNDIGESTED.search(expr):
                     readers.append(f"{path.relative_to(folder)}: {{{expr.strip()}}}")
-    assert not readers, ("templates read a value the page cache's key leaves out (journal_tools/incremental/"
+    assert not readers, ("templates read a value the page cache's key leaves out (journal_tools/build/incremental/"
                          "fingerprint.py SKIPPED_ATTRIBUTES, steps.py context_key):\n" + "\n".join(readers))
 
 

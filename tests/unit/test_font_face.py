@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from journal_tools.fonts import SUBSET_RANGES
+from journal_tools.build.fonts import SUBSET_RANGES
 
 CSS = Path(__file__).resolve().parents[2] / "docs" / "stylesheets" / "journal.css"
 

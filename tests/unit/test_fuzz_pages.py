@@ -7,7 +7,7 @@ what reads pages, as each reads it:
 
 - the build: ``validate.check_page`` (the plugin's ``on_files``), then, when
   that passes, its figure lines (``figures.find_figures``) and the page as MkDocs reads it, rendered with the site's Markdown
-  (math through ``journal_tools.markdown_math``), a bad formula located as the
+  (math through ``journal_tools.readers.markdown_math``), a bad formula located as the
   plugin locates it; and the blog plugin's own front-matter read of a post;
 - the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
   and the verified record's ``page_digest``;
@@ -52,16 +52,17 @@ from material.plugins.blog.structure.config import PostConfig
 from mkdocs.utils.meta import YAML_RE, get_data
 from page_strategies import page
 
-from journal_tools import frontmatter, validate
-from journal_tools.figures import find_figures
-from journal_tools.frontmatter import FrontMatterError
-from journal_tools.includes import IncludeError, _chunks, expand
-from journal_tools.mathml import MathError
+from journal_tools.build import validate
+from journal_tools.build.figures import find_figures
+from journal_tools.build.verified import page_digest
 from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, PageError, parse_page
 from journal_tools.pagetest.render import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
-from journal_tools.settings import Settings
-from journal_tools.source import SourceError, read_source
-from journal_tools.verified import page_digest
+from journal_tools.readers import frontmatter
+from journal_tools.readers.frontmatter import FrontMatterError
+from journal_tools.readers.includes import IncludeError, _chunks, expand
+from journal_tools.readers.mathml import MathError
+from journal_tools.readers.settings import Settings
+from journal_tools.readers.source import SourceError, read_source
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXED_EXAMPLES = 500

@@ -1,4 +1,4 @@
-"""What a block may do (journal_tools/limits.py): where its time limit comes from, how a bad
+"""What a block may do (journal_tools/readers/limits.py): where its time limit comes from, how a bad
 limit is reported, and how much of its output is kept. The limit itself is enforced by the
 sandbox: tests/test_runaway_blocks.py drives it."""
 
@@ -8,11 +8,11 @@ import math
 
 import pytest
 
-from journal_tools import limits
 from journal_tools.pagetest.notebook import read_notebook
 from journal_tools.pagetest.parse import PageError, parse_page
 from journal_tools.pagetest.run import ChainResult, run_chain
-from journal_tools.settings import ConfigError, Settings
+from journal_tools.readers import limits
+from journal_tools.readers.settings import ConfigError, Settings
 
 
 def _page(journal, text, name="page.md"):
@@ -52,7 +52,7 @@ def test_block_timeout_in_mkdocs_yml_is_the_default_and_is_checked(journal, tmp_
 
 
 def test_the_plugin_option_rejects_a_bad_value_as_mkdocs_reports_options():
-    from journal_tools.plugin import JournalConfig
+    from journal_tools.build.plugin import JournalConfig
 
     config = JournalConfig()
     config.load_dict({"block_timeout": -5})

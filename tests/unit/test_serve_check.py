@@ -1,4 +1,4 @@
-"""`make serve` reports a busy port in one line before building (journal_tools/serve_check.py),
+"""`make serve` reports a busy port in one line before building (journal_tools/serve/port.py),
 and `make check PAGE=...` runs one page's tests."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import serve_check
+from journal_tools.serve import port as serve_check
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ def _listening() -> socket.socket:
 def test_busy_port_is_one_line_naming_a_free_one():
     with _listening() as sock:
         port = sock.getsockname()[1]
-        proc = subprocess.run([sys.executable, "-m", "journal_tools.serve_check", "127.0.0.1", str(port)],
+        proc = subprocess.run([sys.executable, "-m", "journal_tools.serve.port", "127.0.0.1", str(port)],
                               capture_output=True, text=True)
     assert proc.returncode == 1
     lines = proc.stderr.splitlines()
@@ -40,7 +40,7 @@ def test_busy_port_is_one_line_naming_a_free_one():
 def test_free_port_passes_silently():
     with _listening() as sock:
         port = sock.getsockname()[1]
-    proc = subprocess.run([sys.executable, "-m", "journal_tools.serve_check", "127.0.0.1", str(port)],
+    proc = subprocess.run([sys.executable, "-m", "journal_tools.serve.port", "127.0.0.1", str(port)],
                           capture_output=True, text=True)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
@@ -66,7 +66,7 @@ def make():
 def test_serve_checks_the_port_before_mkdocs_serve(make):
     out = subprocess.run([make, "-n", "serve", "PORT=8001"], cwd=ROOT, capture_output=True, text=True).stdout
     lines = out.splitlines()
-    check = next(i for i, ln in enumerate(lines) if "journal_tools.serve_check 127.0.0.1 8001" in ln)
+    check = next(i for i, ln in enumerate(lines) if "journal_tools.serve.port 127.0.0.1 8001" in ln)
     serve = next(i for i, ln in enumerate(lines) if "mkdocs serve --dev-addr 127.0.0.1:8001" in ln)
     assert check < serve
 

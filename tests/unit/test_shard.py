@@ -1,4 +1,4 @@
-"""Splitting the page tests across CI jobs (journal_tools/shard.py, pytest --shard I/N)."""
+"""Splitting the page tests across CI jobs (journal_tools/pagetest/shard.py, pytest --shard I/N)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools import shard
+from journal_tools.pagetest import shard
 
 
 def test_split_is_deterministic_balanced_and_complete():

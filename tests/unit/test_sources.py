@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from journal_tools import fences, frontmatter
-from journal_tools.includes import IncludeError, expand
-from journal_tools.source import SourceError, read_source
-from journal_tools.validate import check_post
+from journal_tools.build.validate import check_post
+from journal_tools.readers import fences, frontmatter
+from journal_tools.readers.includes import IncludeError, expand
+from journal_tools.readers.source import SourceError, read_source
 
 
 def test_settings_resolve_paths_once(journal):
@@ -21,7 +21,7 @@ def test_settings_resolve_paths_once(journal):
 
 def test_markdown_key_holds_no_checkout_path(journal, tmp_path_factory):
     """The notebook cache keys on it: the same mkdocs.yml in another folder gives the same key."""
-    from journal_tools.settings import Settings
+    from journal_tools.readers.settings import Settings
 
     settings, _ = journal
     elsewhere = tmp_path_factory.mktemp("moved")
@@ -120,7 +120,7 @@ def test_include_errors_say_what_would_help(journal, include, hint):
 
 
 def test_link_warnings_get_the_file_and_line(journal):
-    from journal_tools.validate import locate_link
+    from journal_tools.build.validate import locate_link
 
     settings, write = journal
     write("p.md", "# P\n\nText.\n\nSee [x](nope.md) and [y][ref].\n\n[ref]: ../gone.md#a\n")

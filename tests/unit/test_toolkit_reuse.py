@@ -47,7 +47,7 @@ def _append(path: Path, text: str) -> None:
 def test_the_digest_follows_the_toolkit_inputs_and_ignores_the_journal(tmp_path):
     root = _copy_inputs(tmp_path / "copy")
     first = toolkit_reuse.digest(root)
-    module = root / "journal_tools" / "mathml.py"
+    module = root / "journal_tools" / "readers" / "mathml.py"
     original = module.read_text(encoding="utf-8")
     _append(module, "\nraise RuntimeError('planted')\n")
     assert toolkit_reuse.digest(root) != first, "a fault planted in journal_tools/ left the digest unchanged"

@@ -1,0 +1,432 @@
+"""The journal's MkDocs plugin (``plugins: [journal]`` in mkdocs.yml).
+
+Loaded by entry point (``mkdocs.plugins``: ``journal``), so MkDocs and
+ProperDocs find it in any environment where the package is installed. The
+math itself is a Markdown extension (``journal_tools.readers.markdown_math``), so it
+also runs on engines that load Python-Markdown extensions but no MkDocs
+plugins. What the plugin adds, each part its own module:
+
+- ``validate``: bad post front matter, a missing ``<!-- more -->`` and broken
+  snippet includes stop the build naming ``file:line`` (before the blog reads
+  anything); a notebook cell or a formula that fails names its file and line;
+  MkDocs' warnings about broken links name the line of the link;
+- ``figures``: ``<!-- journal:figure module.function | caption -->`` lines
+  become inline SVG drawn by snippet code (cached);
+- ``notebooks``/``notebook_cache``: notebook pages fit the site, their Markdown
+  cells go through the site's Markdown, and their cache knows the snippets
+  they import;
+- ``feeds``: feed descriptions are the post's rendered excerpt;
+- ``preview``: each entry's link preview (description, Open Graph, Twitter card)
+  from its excerpt;
+- ``citations`` (the Markdown extension): the build lists the BibTeX entries
+  no page cites, and a bad citation or BibTeX file names its file and line;
+- ``verified``: every entry and notebook page says what the last ``make test``
+  proved about it, while the page and its code are unchanged since;
+- ``fonts``: the math font is copied into the site;
+- ``reproducible``: the build date is the last commit's;
+- ``incremental``: each page's Markdown render, excerpts, template output,
+  search entries and reading time are reused while their inputs are unchanged
+  (``.cache/pages/``; ``make serve`` keeps them in memory too);
+- ``theme/``: template overrides, added to the theme's search path here.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+
+from journal_tools.build import (
+    a11y,
+    feeds,
+    figures,
+    fonts,
+    nbids,
+    nbtoc,
+    notebook_cache,
+    notebooks,
+    preview,
+    reproducible,
+    slim,
+    validate,
+    verified,
+)
+from journal_tools.build.incremental.steps import BuildCaches
+from journal_tools.build.incremental.store import Store
+from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
+from journal_tools.readers import citations, fences, limits, markdown_math
+from journal_tools.readers.mathml import MathError
+from journal_tools.readers.settings import Seconds, Settings
+from journal_tools.serve import loop as serve
+
+__all__ = ["JournalConfig", "JournalPlugin"]
+
+log = logging.getLogger("mkdocs.plugins.journal")
+THEME_DIR = Path(__file__).with_name("theme")
+
+
+class JournalConfig(base.Config):
+    """Options of the ``journal`` plugin (all on by default)."""
+
+    check_sources = c.Type(bool, default=True)
+    """Stop the build at a post with bad front matter (no date, an impossible date, a
+    category outside ``categories_allowed``, no excerpt separator) or a page with a
+    broken snippet include, naming the file and line; put the file and line in front of
+    MkDocs' broken-link warnings."""
+
+    figures = c.Type(bool, default=True)
+    """Replace ``<!-- journal:figure module.function | caption -->`` lines with the SVG
+    the snippet function draws at build time."""
+
+    figure_cache = c.Type(bool, default=True)
+    """Keep drawn figures in ``.cache/figures/`` beside mkdocs.yml, keyed on the snippet
+    code; an unchanged rebuild draws nothing."""
+
+    notebooks = c.Type(bool, default=True)
+    """Fit mkdocs-jupyter pages to the site: drop Jupyter's inline CSS, render Markdown
+    cells with the site's Markdown (math included), resolve links to ``.md`` sources,
+    add an ``.ipynb`` download, and key the notebook cache on imported snippets."""
+
+    feed_descriptions = c.Type(bool, default=True)
+    """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
+    repeated title) as its feed description."""
+
+    link_previews = c.Type(bool, default=True)
+    """Give each entry's page a description from its excerpt (plain text, at most 160
+    characters), Open Graph tags and a Twitter summary card; other pages keep the site's."""
+
+    verified_badge = c.Type(bool, default=True)
+    """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
+    PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
+    the snippets it includes or imports and requirements.txt are unchanged since, else
+    "not verified since the last change"."""
+
+    slim_pages = c.Type(bool, default=True)
+    """Drop the Pygments spans Material draws as plain code text (names, whitespace)
+    from every page and minify the site's own stylesheets (``journal_tools/build/slim.py``)."""
+
+    math_font = c.Type(bool, default=True)
+    """Copy the math font installed by ``python -m journal_tools.build.fonts install`` into
+    the site (``assets/fonts/``)."""
+
+    run_code_on_serve = c.Type(bool, default=True)
+    """``mkdocs serve`` only: on each save, run the code of the pages whose inputs changed in
+    a warm worker and show the outcome at the top of each page; show build errors in the
+    browser."""
+
+    page_cache = c.Type(bool, default=True)
+    """Reuse each page's rendered Markdown, its excerpts in the blog's views, its template
+    output, its search entries and its reading time while everything they are made from
+    is unchanged (``.cache/pages/``, and memory in ``mkdocs serve``), so a build after a
+    one-page edit renders that page and the views that list it. ``false`` renders all
+    (the tests compare the two)."""
+
+    pin_build_date = c.Type(bool, default=True)
+    """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
+    one commit are the same bytes."""
+
+    block_timeout = Seconds(default=limits.DEFAULT_TIMEOUT)
+    """The time limit, in seconds, of each code block (each notebook cell) the page tests and
+    ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
+    past it fails naming its line, and the run goes on (``journal_tools/pagetest/sandbox.py``)."""
+
+
+class JournalPlugin(BasePlugin[JournalConfig]):
+    """The journal's build-time code, as one MkDocs plugin."""
+
+    settings: Settings
+    figure_svgs: dict[str, str]
+    verified_record: dict[str, verified.Entry]
+    math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
+    serving = False
+    serve_state: serve.ServeState | None = None
+    caches: BuildCaches | None = None  # one per plugin instance: make serve keeps it across rebuilds
+
+    def on_startup(self, *, command, dirty):
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        self.serving = command == "serve"
+
+    @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
+    def on_config(self, config):
+        """Resolve the settings once; install the theme overrides and notebook renderers."""
+        self.settings = Settings.from_config(config)
+        rss.reset_between_builds(config, "serve" if self.serving else "build")
+        self.figure_svgs = {}
+        self.math_codepoints = set()
+        self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
+        self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
+        if self.config.check_sources:
+            validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
+        if self.config.pin_build_date:
+            reproducible.pin_build_date(self.settings.root)
+        # After the user's custom_dir (which may override ours), before the theme's own.
+        dirs = config.theme.dirs
+        at = 1 if config.theme.custom_dir else 0
+        try:
+            theme_overrides.check()  # our re-implemented templates still match Material's
+            patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
+        except theme_patches.PatchError as exc:
+            raise PluginError(str(exc)) from None
+        dirs[at:at] = [str(THEME_DIR), str(patched)]
+        self._anchor_bibliography(config)
+        if self.serving and self.config.run_code_on_serve and self.serve_state is None:
+            self.serve_state = serve.ServeState(self.settings)
+            self.serve_state.runner.warm_up()
+        if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
+            notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
+            notebooks.install_markdown(self.settings)
+            nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
+        if self.config.page_cache:
+            if self.caches is None:
+                self.caches = BuildCaches(Store(self.settings.cache_dir / "pages"))
+            self.caches.begin(config, self.settings)
+        else:
+            self.caches = None
+        return config
+
+    def _anchor_bibliography(self, config) -> None:
+        """The citations' BibTeX file as an absolute path, so the build does not depend on the working folder."""
+        options = config.mdx_configs.get(citations.listed_name(config.mdx_configs))
+        if options is not None and self.settings.bibliography is not None:
+            options["bibliography"] = str(self.settings.bibliography)
+
+    def on_pre_build(self, *, config):
+        """Start this build's record of the cited keys."""
+        citations.restart_record()
+
+    def on_nav(self, nav, *, config, files):
+        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
+        blog.use_identity_posts(config)
+        return nav
+
+    @event_priority(100)  # before the blog plugin (-50) reads the posts
+    def on_files(self, files, *, config):
+        """Check every Markdown page and draw every figure the build misses (one process)."""
+        refs = []
+        for file in files.documentation_pages():
+            if not file.abs_src_path or not file.src_uri.endswith(".md"):
+                continue
+            refs += self._checked_page(Path(file.abs_src_path))
+        if refs:
+            cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
+            try:
+                if self.serve_state is None:
+                    self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache)
+                else:  # the warm worker draws; a changed figure shows its last drawing until redrawn
+                    self.serve_state.figures.stale = dict(self.serve_state.figures.last)
+                    self.figure_svgs = figures.prepare(refs, list(self.settings.snippet_dirs), cache,
+                                                       self.serve_state.runner.draw, self.serve_state.figures.stale)
+                    self.serve_state.figures.last = dict(self.figure_svgs)
+                    self.serve_state.figures.cache_dir = cache
+            except figures.FigureError as exc:
+                raise PluginError(str(exc)) from None
+        if self.serve_state is not None:  # after the figures: they share the warm worker
+            pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
+            self.serve_state.schedule(pages, self.settings, self._page_digest)
+        return files
+
+    def _checked_page(self, path: Path) -> list:
+        """Check one page's sources and find its figures; reused while the page and its includes are unchanged."""
+        def check() -> list:
+            if self.config.check_sources:
+                validate.check_page(path, self.settings)
+            return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
+
+        if self.caches is None:
+            return check()
+        return self.caches.checked(path, (self.config.check_sources, self.config.figures), check)
+
+    @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
+    def on_pre_page(self, page, *, config, files):
+        """Make a failing formula or notebook cell name its file and line; number formulas from 1."""
+        markdown_math.restart_numbering()
+        render = page.render
+        rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
+
+        cached = self.caches is not None and not notebooks.is_notebook_page(page)
+
+        def checked_render(config, files):
+            try:
+                if cached:
+                    return self.caches.render(page, config, files, render)
+                return render(config, files)
+            except (MathError, citations.CitationError) as exc:
+                raise PluginError(str(exc.located(rel, _source(page)))) from None
+            except Exception as exc:
+                if type(exc).__name__ != "CellExecutionError":
+                    raise
+                raise PluginError(validate.notebook_cell_message(exc, page.file.abs_src_path, rel)) from None
+
+        pages.replace_render(page, checked_render)
+        if self.serve_state is not None and notebooks.is_notebook_page(page) and hasattr(render, "__func__"):
+            pages.replace_render(page, self.serve_state.notebooks.wrap(
+                page, render, jupyter.cache_path(config, page.file.abs_src_path), checked_render))
+        return page
+
+    def on_env(self, env, *, config, files):
+        """Keep compiled templates between builds (MkDocs makes a new Jinja environment each build).
+
+        Compiling Material's 60-odd templates took about a third of a warm
+        rebuild; Jinja's own bytecode cache, keyed on each template's source,
+        makes later builds (and every ``make serve`` rebuild) load them instead.
+        """
+        import jinja2
+
+        folder = self.settings.cache_dir / "jinja"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return self._cached_env(env, config)  # a read-only tree builds without the bytecode cache
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        return self._cached_env(env, config)
+
+    def _cached_env(self, env, config):
+        if self.caches is not None:
+            self.caches.wrap_env(env)
+            self.caches.wrap_search(config)
+        return env
+
+    def on_page_markdown(self, markdown, *, page, config, files):
+        """Inline the figures this page asks for."""
+        if not self.figure_svgs:
+            return markdown
+        try:
+            return figures.expand_figures(markdown, self.figure_svgs, self.settings.rel(page.file.abs_src_path))
+        except figures.FigureError as exc:
+            raise PluginError(str(exc)) from None
+
+    @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
+    def on_page_content(self, html, *, page, config, files):
+        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
+        citations.note_cited(html)  # a reused render's citations count too (the uncited list, on_post_build)
+        if self.config.notebooks and notebooks.is_notebook_page(page):
+            html = notebooks.on_page_content(html, page=page, config=config, files=files,
+                                             rel=self.settings.rel(page.file.abs_src_path))
+            html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
+            nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
+            nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        is_post = src is not None and self.settings.is_post(src)
+        if self.config.feed_descriptions and is_post:
+            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if self.config.link_previews and is_post:
+            preview.describe(page, html, self.settings, config.site_name)
+        if is_post:
+            blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
+        if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
+            html = self._badge(html, src)
+        if is_post and self.caches is not None:
+            self._cache_post_steps(page, html, config)
+        return html
+
+    def _cache_post_steps(self, page, html: str, config) -> None:
+        """A post's excerpt renders (one per view listing it) and its reading time, cached."""
+        self.caches.wrap_excerpt(page)
+        plugin = blog.blog_plugin(config)
+        if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
+            page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
+
+    def _badge(self, html: str, src: Path) -> str:
+        """The verified badge (or "not verified since the last change") under the title."""
+        rel = self.settings.rel(src)
+        entry = self.verified_record.get(rel)
+        digest = self._page_digest(src)
+        if entry is None or entry.digest != digest:
+            log.info(f"{rel}: not verified since the last change (make test runs its code)")
+        return verified.add_badge(html, verified.badge_html(entry, digest))
+
+    def _page_digest(self, src: Path) -> str:
+        """``verified.page_digest``, once per page per build (the badge and the serve loop both ask)."""
+        if src not in self.page_digests:
+            self.page_digests[src] = verified.page_digest(src, self.settings)
+        return self.page_digests[src]
+
+    def _with_run_outcome(self, output: str, page) -> str:
+        """``make serve`` only: the page's code-run status line or failure panel, block anchors.
+
+        Added to the page's final HTML, never to its content: the search index,
+        the reading time, the feeds and the cached template output stay exactly
+        what ``make build`` makes.
+        """
+        path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        outcome = self.serve_state.outcome(path) if path is not None else None
+        if outcome is None or not (outcome["ran"] or outcome["failures"] or outcome.get("pending")):
+            return output  # a page with no code to run gets no status line
+        lines = path.read_text(encoding="utf-8").split("\n")
+        try:
+            starts = [f.start + 1 for f in fences.scan(lines)]
+        except fences.FenceError:
+            starts = []
+        return serve.with_panel(serve.anchor_blocks(output, starts), serve.panel_html(outcome))
+
+    def on_serve(self, server, *, config, builder):
+        """Show build errors in the browser instead of leaving it waiting."""
+        if self.serve_state is not None:
+            serve.install_error_pages(server, self.serve_state)
+        return server
+
+    def on_build_error(self, *, error):
+        """Keep the build error's own message for the browser (MkDocs then raises a bare Abort)."""
+        if self.serve_state is not None:
+            self.serve_state.last_error = str(error)
+
+    def on_shutdown(self):
+        """Stop the code runner."""
+        if self.serve_state is not None:
+            self.serve_state.runner.close()
+
+    @event_priority(-100)  # last: every other plugin's change to the page is in
+    def on_post_page(self, output, *, page, config):
+        """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
+        output = self._final_html(output)
+        return output if self.serve_state is None else self._with_run_outcome(output, page)
+
+    def on_post_template(self, output_content, *, template_name, config):
+        """Static HTML templates (404.html) like pages; sitemap.xml left alone."""
+        return self._final_html(output_content) if template_name.endswith(".html") else output_content
+
+    def _final_html(self, html: str) -> str:
+        if self.config.math_font:
+            self.math_codepoints |= fonts.math_codepoints(html)
+        if not self.config.slim_pages:
+            return html
+        return slim.unwrap_plain_code_spans(html)
+
+    def on_post_build(self, *, config):
+        """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
+        if self.caches is not None:
+            log.info(self.caches.summary())
+        if self.config.slim_pages:  # in make serve too: it serves what make build publishes
+            slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
+        if self.serve_state is not None:
+            self.serve_state.notebooks.start_pending()
+            self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
+        self._list_uncited()
+        if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root,
+                                                            codepoints=self.math_codepoints):
+            log.info("math font not installed (python -m journal_tools.build.fonts install): "
+                     "pages fall back to the reader's math font")
+
+    def _list_uncited(self) -> None:
+        """Name the BibTeX entries this build cited nowhere (INFO: a notice that never fails --strict)."""
+        path = self.settings.bibliography
+        if path is None or not path.is_file():
+            return
+        try:
+            bib = citations.load(path)
+        except citations.BibError as exc:
+            raise PluginError(str(exc)) from None
+        for line, key in citations.uncited(bib):
+            log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
+
+
+def _source(page) -> str | None:
+    """The page's file as written (front matter included), so lines match the editor."""
+    try:
+        return page.file.content_string
+    except (OSError, TypeError, ValueError):
+        return page.markdown

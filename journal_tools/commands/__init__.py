@@ -1,0 +1,1 @@
+"""The commands behind make targets: `make build` and `make new`."""

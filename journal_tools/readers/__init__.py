@@ -1,0 +1,1 @@
+"""Shared readers: one reader per format (settings, front matter, fences, includes, page text, limits, math, citations)."""
