@@ -183,6 +183,13 @@ class _RebuildRecorder:
     """What BackgroundNotebooks.request_rebuild (and install_error_pages) use of MkDocs' LiveReloadServer."""
 
     builder = _serve_request = staticmethod(lambda *args, **kwargs: None)
+    app = None
+
+    def get_app(self):  # wsgiref's WSGIServer: the request handler install_error_pages wraps
+        return self.app
+
+    def set_app(self, app):
+        self.app = app
 
     def __init__(self):
         self._rebuild_cond = threading.Condition()
