@@ -48,6 +48,7 @@ from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_
 from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
 from journal_tools.pagetest.parse import Page, PageError, parse_page
 from journal_tools.pagetest.render import RenderProblem, check_render
+from journal_tools.pagetest.render_cache import RenderChecks
 from journal_tools.pagetest.run import BlockError, ChainResult
 from journal_tools.pagetest.sandbox import Sandbox
 from journal_tools.readers import citations
@@ -57,6 +58,7 @@ from journal_tools.readers.settings import ConfigError, Settings
 from journal_tools.readers.source import SourceError, read_source
 
 _UPDATES = pytest.StashKey[list]()
+_RENDER_CHECKS = pytest.StashKey[RenderChecks]()
 
 
 def pytest_addoption(parser):
@@ -97,6 +99,13 @@ def _sandbox() -> Sandbox:
         atexit.register(_SHARED[0].close)
         _SHARED[0].start_in_background()  # the first start imports PyTorch: while the pages are collected
     return _SHARED[0]
+
+
+def _render_checks(config) -> RenderChecks:
+    """The session's remembered render checks (one digest of the toolkit per session)."""
+    if _RENDER_CHECKS not in config.stash:
+        config.stash[_RENDER_CHECKS] = RenderChecks(_settings(config))
+    return config.stash[_RENDER_CHECKS]
 
 
 def _settings(config) -> Settings | None:
@@ -290,10 +299,15 @@ class RenderItem(_PageItem):
     def runtest(self):
         """Render the page and compare what a reader sees with what runs."""
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
+        checks = _render_checks(self.config)
+        key = checks.key(self.page.path, self.page.expanded.text)
+        if checks.passed(key):  # the same inputs passed before (render_cache's docstring)
+            return
         try:
             check_render(self.page, _settings(self.config))
         except citations.BibError as exc:
             _broken_bibliography(exc, _settings(self.config))
+        checks.record(key)
 
 
 class BibItem(_PageItem):

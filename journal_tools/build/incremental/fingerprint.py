@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Mapping
+from pathlib import Path
 
 from markupsafe import Markup
 from mkdocs.structure import StructureItem
@@ -53,6 +54,29 @@ class Uncacheable(Exception):
 def hasher():
     """The hash every key uses."""
     return hashlib.blake2b(digest_size=20)
+
+
+# The libraries whose output a cached step holds (their version is part of every key).
+VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "Jinja2",
+             "mkdocs-rss-plugin", "pybtex", "journal-tools")
+
+
+def toolkit_code() -> bytes:
+    """Digest of the versions in VERSIONED and of every file of journal_tools/ (code, templates,
+    stylesheets): an edit to the toolkit, or an upgrade, misses every cache keyed on it."""
+    from importlib import metadata
+
+    h = hasher()
+    for name in VERSIONED:
+        try:
+            h.update(f"{name}={metadata.version(name)}\n".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name}=none\n".encode())
+    package = Path(__file__).resolve().parents[2]  # journal_tools/
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.digest()
 
 
 def digest(value, *, full_pages: bool = False, refs: dict | None = None) -> bytes:

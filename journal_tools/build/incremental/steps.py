@@ -35,26 +35,12 @@ from journal_tools.readers.includes import included_files
 __all__ = ["BuildCaches", "CodeKey"]
 
 
-_VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "Jinja2",
-              "mkdocs-rss-plugin", "journal-tools")
-
-
 class CodeKey:
     """What every key of a build shares: library versions, the toolkit's own files, the site's settings."""
 
     def __init__(self, config, settings):
-        from importlib import metadata
-
         h = fingerprint.hasher()
-        for name in _VERSIONED:
-            try:
-                h.update(f"{name}={metadata.version(name)}\n".encode())
-            except metadata.PackageNotFoundError:
-                h.update(f"{name}=none\n".encode())
-        package = Path(__file__).resolve().parents[2]  # journal_tools/
-        for path in sorted(package.rglob("*")):  # an edit to the toolkit (make serve watches it) misses everything
-            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts:
-                h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+        h.update(fingerprint.toolkit_code())  # make serve watches journal_tools/: an edit misses everything
         self.code = h.copy().digest()
         h.update(settings.markdown_key().encode())
         h.update(repr((config.use_directory_urls, dict(config.validation.links), config.site_url)).encode())
