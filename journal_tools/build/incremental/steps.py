@@ -32,11 +32,20 @@ from journal_tools.build.incremental.store import MISSING, Store
 from journal_tools.compat import blog, pages, search
 from journal_tools.readers.includes import included_files
 
-__all__ = ["BuildCaches", "CodeKey"]
+__all__ = ["BuildCaches", "CodeKey", "toolkit_files"]
 
 
 _VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "Jinja2",
               "mkdocs-rss-plugin", "journal-tools")
+
+
+PACKAGE = Path(__file__).resolve().parents[2]  # journal_tools/
+
+
+def toolkit_files() -> list[Path]:
+    """The toolkit's files every key covers: its code, templates, and the stylesheets and script it ships."""
+    return [path for path in sorted(PACKAGE.rglob("*"))
+            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts]
 
 
 class CodeKey:
@@ -51,10 +60,8 @@ class CodeKey:
                 h.update(f"{name}={metadata.version(name)}\n".encode())
             except metadata.PackageNotFoundError:
                 h.update(f"{name}=none\n".encode())
-        package = Path(__file__).resolve().parents[2]  # journal_tools/
-        for path in sorted(package.rglob("*")):  # an edit to the toolkit (make serve watches it) misses everything
-            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts:
-                h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+        for path in toolkit_files():  # an edit to the toolkit (make serve watches it) misses everything
+            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
         self.code = h.copy().digest()
         h.update(settings.markdown_key().encode())
         h.update(repr((config.use_directory_urls, dict(config.validation.links), config.site_url)).encode())
