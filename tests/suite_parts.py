@@ -39,10 +39,9 @@ JOURNAL_FIXTURES = ("docs_build", "built")
 # Python version (tests/toolkit_reuse.py digests both). tests/ counts without
 # the journal's files above. The rest are files of this project that toolkit
 # tests read today: the Makefile and the workflows (lint flags, font set-up,
-# CI shards), mkdocs.yml (a notebook-conversion guard in tests/unit/test_compat.py)
-# and docs/stylesheets/ (tests/unit/test_slim.py, test_font_face.py), and the
-# math font installed at set-up (font tests skip without it). Section 1 of
-# issue 17 moves the last three out of the author's files.
+# CI shards), mkdocs.yml (a notebook-conversion guard in tests/unit/test_compat.py),
+# and the math font installed at set-up (font tests skip without it). The
+# toolkit's stylesheets are package data in journal_tools/build/assets/.
 TOOLKIT_INPUTS = (
     "journal_tools/",
     "tests/",
@@ -51,7 +50,6 @@ TOOLKIT_INPUTS = (
     "Makefile",
     ".github/",
     "mkdocs.yml",
-    "docs/stylesheets/",
     ".cache/fonts/",
 )
 

@@ -3,7 +3,7 @@
 Notebook pages (mkdocs-jupyter, nbconvert's lab template): a printed output
 (``<div class="jp-RenderedText jp-OutputArea-output" tabindex="0">`` around a
 ``<pre>``) is the box that scrolls sideways when a line is longer than the
-screen (docs/stylesheets/notebook.css). nbconvert already makes it a keyboard
+screen (journal_tools/build/assets/notebook.css). nbconvert already makes it a keyboard
 stop (tabindex); :func:`label_notebook_outputs` gives it the role and the name
 a focusable box needs, numbered so the page's regions have distinct names
 (axe rules scrollable-region-focusable, landmark-unique). Display math gets

@@ -6,7 +6,7 @@ module corrects (called from the plugin):
 
 1. Weight: about 590 KB of JupyterLab CSS inlined in ``<style>`` blocks, plus
    MathJax and Mermaid loader scripts. They are removed; the few rules the
-   page needs are in ``docs/stylesheets/notebook.css``, written against
+   page needs are in ``journal_tools/build/assets/notebook.css``, written against
    Material's colour variables so they follow the light and dark themes.
 2. Markdown cells: nbconvert renders them with mistune, which leaves
    ``$...$`` raw and makes heading ids of its own (so TOC links break on

@@ -27,7 +27,9 @@ plugins. What the plugin adds, each part its own module:
 - ``incremental``: each page's Markdown render, excerpts, template output,
   search entries and reading time are reused while their inputs are unchanged
   (``.cache/pages/``; ``make serve`` keeps them in memory too);
-- ``theme/``: template overrides, added to the theme's search path here.
+- ``theme/``: template overrides, added to the theme's search path here;
+- ``site_assets``: the toolkit's stylesheets and script (``assets/``), added to
+  the site's files and linked from every page, so a journal needs none of its own.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from journal_tools.build import (
     notebooks,
     preview,
     reproducible,
+    site_assets,
     slim,
     validate,
     verified,
@@ -107,7 +110,7 @@ class JournalConfig(base.Config):
 
     slim_pages = c.Type(bool, default=True)
     """Drop the Pygments spans Material draws as plain code text (names, whitespace)
-    from every page and minify the site's own stylesheets (``journal_tools/build/slim.py``)."""
+    from every page and minify the stylesheets, the toolkit's and the site's own (``journal_tools/build/slim.py``)."""
 
     math_font = c.Type(bool, default=True)
     """Copy the math font installed by ``python -m journal_tools.build.fonts install`` into
@@ -152,7 +155,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
-        """Resolve the settings once; install the theme overrides and notebook renderers."""
+        """Resolve the settings once; install the theme overrides, the toolkit's assets and notebook renderers."""
         self.settings = Settings.from_config(config)
         rss.reset_between_builds(config, "serve" if self.serving else "build")
         self.figure_svgs = {}
@@ -172,6 +175,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
         dirs[at:at] = [str(THEME_DIR), str(patched)]
+        site_assets.link(config)  # every page links the stylesheets and script on_files adds
         self._anchor_bibliography(config)
         if self.serving and self.config.run_code_on_serve and self.serve_state is None:
             self.serve_state = serve.ServeState(self.settings)
@@ -205,7 +209,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
-        """Check every Markdown page and draw every figure the build misses (one process)."""
+        """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
+        site_assets.add_files(files, config, minify=self.config.slim_pages)
         refs = []
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):

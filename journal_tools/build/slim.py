@@ -8,9 +8,11 @@
   spans and 8.8 KB. ``PLAIN_IN_MATERIAL`` names what that rests on;
   tests/unit/test_slim.py reads the installed Material's stylesheets (and
   ours) and fails when an upgrade gives names a colour of their own.
-- ``minify_css``: the site's own stylesheets (extra_css from docs/), through
-  rcssmin, in the built site only: the sources keep their comments, and
-  ``make serve`` serves them as written.
+- ``minify``: CSS through rcssmin (a kept, tested minifier; comments and
+  whitespace go, rules stay). The toolkit's own stylesheets are minified as
+  they are added to the site (``site_assets.add_files``); ``minify_css`` does
+  the site's own (extra_css from docs/) in the built site. The sources keep
+  their comments; ``make serve`` serves what ``make build`` publishes.
 
 Not done: collapsing the HTML's whitespace (htmlmin, as mkdocs-minify-plugin
 does) saves 5.5 KB on an entry but costs 14 ms a page in pure Python: 16 s
@@ -37,16 +39,21 @@ def unwrap_plain_code_spans(html: str) -> str:
     return _PLAIN_SPAN.sub(r"\1", html)
 
 
-def minify_css(site_dir: str | Path, extra_css: list[str], docs_dir: str | Path) -> list[Path]:
-    """Minify, in ``site_dir``, each of ``extra_css`` that is a file of ``docs_dir``; the files done."""
+def minify(css: str) -> str:
+    """``css`` minified (rcssmin): the same rules, without comments and spare whitespace."""
     import rcssmin
 
+    return rcssmin.cssmin(css)
+
+
+def minify_css(site_dir: str | Path, extra_css: list[str], docs_dir: str | Path) -> list[Path]:
+    """Minify, in ``site_dir``, each of ``extra_css`` that is a file of ``docs_dir``; the files done."""
     done = []
     for rel in extra_css:
         if "://" in rel or not (Path(docs_dir) / rel).is_file():
             continue  # a theme asset or another site's: not ours to rewrite
         path = Path(site_dir) / rel
         if path.is_file():
-            path.write_text(rcssmin.cssmin(path.read_text(encoding="utf-8")), encoding="utf-8")
+            path.write_text(minify(path.read_text(encoding="utf-8")), encoding="utf-8")
             done.append(path)
     return done

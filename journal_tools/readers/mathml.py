@@ -27,7 +27,7 @@ _OFFSET = re.compile(r"^(\d+): ")
 _STASHED = re.compile(r"\d+".join(re.escape(part) for part in HTML_PLACEHOLDER.split("%s")))
 
 # Class of the wrapper around display math (scrolls sideways on narrow
-# screens; see docs/stylesheets/journal.css).
+# screens; see journal_tools/build/assets/journal.css).
 DISPLAY_CLASS = "math-display"
 
 

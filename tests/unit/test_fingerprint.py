@@ -19,6 +19,7 @@ from mkdocs.structure.files import File
 from mkdocs.structure.nav import Section
 from mkdocs.structure.pages import Page
 
+from journal_tools.build import site_assets
 from journal_tools.build.incremental import fingerprint
 from journal_tools.build.incremental.fingerprint import Uncacheable, digest
 from journal_tools.build.incremental.store import MISSING, Store
@@ -38,6 +39,14 @@ def test_no_template_reads_what_the_key_leaves_out():
                     readers.append(f"{path.relative_to(folder)}: {{{expr.strip()}}}")
     assert not readers, ("templates read a value the page cache's key leaves out (journal_tools/build/incremental/"
                          "fingerprint.py SKIPPED_ATTRIBUTES, steps.py context_key):\n" + "\n".join(readers))
+
+
+def test_every_key_covers_the_packaged_stylesheets_and_script():
+    """An edit to a packaged asset (journal_tools/build/assets/) misses every cached page, like an edit to the code."""
+    covered = set(fingerprint.toolkit_files())
+    assets = sorted(site_assets.ASSET_DIR.iterdir())
+    assert assets and {site_assets.ASSET_DIR / n for n in site_assets.STYLESHEETS + site_assets.SCRIPTS} <= set(assets)
+    assert [p.name for p in assets if p not in covered] == []
 
 
 def _page(config_dir: Path, uri: str = "blog/a.md", title: str = "A") -> Page:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
-from pathlib import Path
 
-from journal_tools.build.fonts import SUBSET_RANGES
+from journal_tools.build import site_assets
+from journal_tools.build.fonts import SITE_FONT_DIR, SUBSET_RANGES
 
-CSS = Path(__file__).resolve().parents[2] / "docs" / "stylesheets" / "journal.css"
+CSS = site_assets.ASSET_DIR / "journal.css"  # the packaged stylesheet every site gets
 
 
 def _face() -> str:
@@ -22,6 +23,18 @@ def test_local_math_fonts_come_before_any_download():
     names = " ".join(sources[:first_url])
     for font in ("Cambria Math", "STIX Two Math", "Latin Modern Math", "Noto Sans Math"):
         assert f'local("{font}")' in names
+
+
+def test_font_urls_point_where_the_build_copies_the_font():
+    """Each url() resolves, from where the stylesheet lands in the site, into assets/fonts/ (that the files
+    are there: tests/test_wheel.py on the fixture journal, tests/test_site_build.py on docs/)."""
+    src = re.search(r"src:(.*?);", _face(), re.S).group(1)
+    urls = re.findall(r'url\("([^"]+)"\)', src)
+    assert urls
+    here = posixpath.dirname(site_assets.site_uri("journal.css"))
+    for url in urls:
+        target = posixpath.normpath(posixpath.join(here, url))
+        assert posixpath.dirname(target) == SITE_FONT_DIR.as_posix(), (url, target)
 
 
 def test_unicode_range_is_the_subset_the_build_writes():

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import material
 
-from journal_tools.build import fonts, slim
+from journal_tools.build import fonts, site_assets, slim
 
 ROOT = Path(__file__).resolve().parents[2]
 MATERIAL_CSS = sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("*.css"))
@@ -35,7 +35,7 @@ def test_material_draws_names_and_whitespace_as_plain_code_text():
     for selectors, body in re.findall(r"([^{}]*)\{([^{}]*)\}", css):
         if any(s.strip() in (".highlight .n", ".highlight .w") for s in selectors.split(",")):
             assert body == "color:var(--md-code-hl-name-color)" and ".highlight .w" not in selectors, (selectors, body)
-    ours = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "stylesheets").glob("*.css"))
+    ours = "\n".join((site_assets.ASSET_DIR / name).read_text(encoding="utf-8") for name in site_assets.STYLESHEETS)
     assert "--md-code-hl-name-color" not in ours and not re.search(r"\.(?:n|w)\b[^-]", ours)
 
 

@@ -58,7 +58,7 @@ def test_the_digest_follows_the_toolkit_inputs_and_ignores_the_journal(tmp_path)
     _append(next((root / "tests" / "test_snippets").glob("test_*.py")), "\n# edited\n")
     assert toolkit_reuse.digest(root) == first, "an edit of the journal changed the toolkit's digest"
     for toolkit_file in (next((root / "tests" / "fixtures" / "journal" / "docs").rglob("*.md")), root / "requirements.txt",
-                         root / "tests" / "journal_site.py", root / "docs" / "stylesheets" / "journal.css"):
+                         root / "tests" / "journal_site.py", root / "journal_tools" / "build" / "assets" / "journal.css"):
         before = toolkit_reuse.digest(root)
         _append(toolkit_file, "\n")
         assert toolkit_reuse.digest(root) != before, f"{toolkit_file.relative_to(root)} is not an input of the digest"

@@ -61,6 +61,15 @@ VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pyg
              "mkdocs-rss-plugin", "pybtex", "journal-tools")
 
 
+PACKAGE = Path(__file__).resolve().parents[2]  # journal_tools/
+
+
+def toolkit_files() -> list[Path]:
+    """The toolkit's files every key covers: its code, templates, and the stylesheets and script it ships."""
+    return [path for path in sorted(PACKAGE.rglob("*"))
+            if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts]
+
+
 def toolkit_code() -> bytes:
     """Digest of the versions in VERSIONED and of every file of journal_tools/ (code, templates,
     stylesheets): an edit to the toolkit, or an upgrade, misses every cache keyed on it."""
@@ -72,10 +81,8 @@ def toolkit_code() -> bytes:
             h.update(f"{name}={metadata.version(name)}\n".encode())
         except metadata.PackageNotFoundError:
             h.update(f"{name}=none\n".encode())
-    package = Path(__file__).resolve().parents[2]  # journal_tools/
-    for path in sorted(package.rglob("*")):
-        if path.is_file() and path.suffix in {".py", ".html", ".css", ".js"} and "__pycache__" not in path.parts:
-            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in toolkit_files():
+        h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return h.digest()
 
 
