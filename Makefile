@@ -4,6 +4,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Where pip also looks for PyTorch (torch only). Empty: the default registry alone
+# gives torch==2.13.0 (requirements.txt). PyPI's Linux wheel of that version is the
+# CUDA build (several GB); for the CPU-only wheel set, on a fresh .venv,
+#   make setup TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+# (there 2.13.0+cpu, which the pin admits and pip prefers). CI sets it (pages.yml).
+TORCH_INDEX_URL ?=
+TORCH_PIN = $(shell grep -E '^torch==' requirements.txt)
 FONT_STAMP := .cache/fonts/.installed
 PYTEST_ARGS ?= -n 2
 # make serve PORT=8001 (SERVE_HOST=...): where the live site listens.
@@ -19,6 +26,7 @@ setup: $(STAMP) $(FONT_STAMP)
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(if $(TORCH_INDEX_URL),$(BIN)/pip install --quiet --extra-index-url '$(TORCH_INDEX_URL)' '$(TORCH_PIN)')
 	$(BIN)/pip install --quiet -r requirements.txt
 	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@

@@ -20,6 +20,7 @@ from __future__ import annotations
 # Paths relative to the project root; a folder ends with "/".
 JOURNAL = (
     "docs/",
+    "tests/journal/",
     "tests/test_snippets/",
     "tests/test_site_build.py",
     "tests/test_links.py",
