@@ -68,10 +68,10 @@ def _peak_kb(port: int) -> int:
 
 def saves(project: Path, repeats: int) -> tuple[dict[str, list[float]], int]:
     """Save -> page times for the three kinds of save, interleaved; and the serve peak memory (kB)."""
-    # The build date is the last commit's in a checkout (journal_tools/build/reproducible.py); the copy
-    # is no git repository, so it is pinned here as a checkout pins it. Unpinned, every page's
-    # template context (build_date_utc) would change at each rebuild and nothing would be reused.
-    env = dict(common.ENV, SOURCE_DATE_EPOCH=_head_time())
+    # No SOURCE_DATE_EPOCH: the copy is no git checkout, and make serve pins one date for
+    # the session there itself (journal_tools/build/reproducible.py), as an author's copy would see.
+    env = dict(common.ENV)
+    env.pop("SOURCE_DATE_EPOCH", None)
     with serving(project, project / "serve-incremental.log", env) as port:
         base = f"http://127.0.0.1:{port}/llm-journal/"
         _until(base, lambda html: True, limit=900)

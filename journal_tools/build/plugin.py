@@ -165,7 +165,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.check_sources:
             validate.LinkLocator.install(self.settings.docs_dir, self.settings.root)
         if self.config.pin_build_date:
-            reproducible.pin_build_date(self.settings.root)
+            reproducible.pin_build_date(self.settings.root, serving=self.serving)
         # After the user's custom_dir (which may override ours), before the theme's own.
         dirs = config.theme.dirs
         at = 1 if config.theme.custom_dir else 0
