@@ -184,10 +184,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
+        blog.read_posts_with_libyaml()  # as MkDocs reads every page's
         if self.config.page_cache:
             if self.caches is None:
                 self.caches = BuildCaches(Store(self.settings.cache_dir / "pages"))
             self.caches.begin(config, self.settings)
+            blog.defer_excerpt_markdown()  # a reused excerpt never needs its converter
         else:
             self.caches = None
         return config

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from journal_tools.compat import require
 
-__all__ = ["IdentityPosts", "blog_plugin", "excerpt_relpath", "keep_excerpt_source_only", "use_identity_posts"]
+__all__ = ["DeferredMarkdown", "IdentityPosts", "blog_plugin", "defer_excerpt_markdown", "excerpt_relpath",
+           "keep_excerpt_source_only", "read_posts_with_libyaml", "use_identity_posts"]
 
 
 def keep_excerpt_source_only(page, separator: str) -> None:
@@ -70,6 +71,109 @@ def excerpt_relpath(excerpt):
     record to know when a link would now resolve differently.
     """
     md = require(excerpt, "md", "mkdocs-material", "record the links a cached excerpt resolves")
-    processor = md.treeprocessors["relpath"]
+    processor = md.registered("relpath") if isinstance(md, DeferredMarkdown) else md.treeprocessors["relpath"]
     require(processor, "files", "mkdocs", "record the links a cached excerpt resolves")
     return processor
+
+
+class DeferredMarkdown:
+    """``Excerpt.md`` until it is first used: the converter made then, with the tree processors
+    registered on it so far.
+
+    Material's ``Excerpt.__init__`` builds a whole Markdown converter for every post at
+    every build (``Markdown(extensions=..., extension_configs=...)``, every extension
+    constructed, pymdownx's deep-copying their options): 1,000 entries spent a fifth of a
+    warm rebuild there. The page cache reuses most excerpts' renders
+    (``journal_tools.build.incremental.steps``), and those never touch the converter, so it
+    is made only for an excerpt that is rendered.
+    """
+
+    def __init__(self, make, args: tuple, kwargs: dict):
+        self._make, self._args, self._kwargs = make, args, kwargs
+        self._registered: list[tuple[tuple, dict]] = []
+        self._real = None
+        self.treeprocessors = _Registrations(self)
+
+    def made(self):
+        """The real converter (made now if not yet)."""
+        if self._real is None:
+            real = self._make(*self._args, **self._kwargs)
+            for args, kwargs in self._registered:
+                real.treeprocessors.register(*args, **kwargs)
+            self._real = real
+            self.treeprocessors = real.treeprocessors
+        return self._real
+
+    def registered(self, name: str):
+        """The tree processor registered as ``name``, without making the converter."""
+        if self._real is not None:
+            return self._real.treeprocessors[name]
+        for args, kwargs in self._registered:
+            given = dict(zip(("item", "name", "priority"), args), **kwargs)
+            if given.get("name") == name:
+                return given["item"]
+        raise KeyError(name)
+
+    def __getattr__(self, name):  # anything else (convert, reset, toc_tokens): the real converter's
+        return getattr(self.made(), name)
+
+
+class _Registrations:
+    """``DeferredMarkdown.treeprocessors`` before the converter exists: ``register`` is noted,
+    anything else makes the converter and asks its registry."""
+
+    def __init__(self, md: DeferredMarkdown):
+        self._md = md
+
+    def register(self, *args, **kwargs) -> None:
+        """Noted, and replayed on the converter when it is made."""
+        self._md._registered.append((args, kwargs))
+
+    def __getitem__(self, key):
+        return self._md.made().treeprocessors[key]
+
+    def __getattr__(self, name):
+        return getattr(self._md.made().treeprocessors, name)
+
+
+def defer_excerpt_markdown() -> None:
+    """Make every Material ``Excerpt``'s converter a :class:`DeferredMarkdown` (idempotent).
+
+    ``Excerpt.__init__`` calls the name ``Markdown`` of its module: while it runs, that
+    name gives a DeferredMarkdown instead.
+    """
+    from material.plugins.blog import structure
+
+    excerpt = require(structure, "Excerpt", "mkdocs-material", "defer the excerpts' Markdown converters")
+    if getattr(excerpt.__init__, "journal_deferred", False):
+        return
+    original_init = excerpt.__init__
+    real_markdown = require(structure, "Markdown", "mkdocs-material", "defer the excerpts' Markdown converters")
+
+    def deferred(*args, **kwargs):
+        return DeferredMarkdown(real_markdown, args, kwargs)
+
+    def init(self, *args, **kwargs):
+        structure.Markdown = deferred
+        try:
+            original_init(self, *args, **kwargs)
+        finally:
+            structure.Markdown = real_markdown
+
+    init.journal_deferred = True
+    init.journal_original = original_init  # for the guard test's eager converter
+    excerpt.__init__ = init
+
+
+def read_posts_with_libyaml() -> None:
+    """Material reads every post's front matter with PyYAML's pure-Python ``SafeLoader`` (the
+    name ``SafeLoader`` of ``material.plugins.blog.structure``), at every build: a tenth of a
+    warm rebuild at 1,000 entries. MkDocs reads the same front matter with libyaml's
+    ``CSafeLoader`` when PyYAML has it (``mkdocs.utils.meta``); the blog is given the same.
+    """
+    import yaml
+    from material.plugins.blog import structure
+
+    loader = require(structure, "SafeLoader", "mkdocs-material", "read the posts' front matter with libyaml")
+    if loader is yaml.SafeLoader and hasattr(yaml, "CSafeLoader"):
+        structure.SafeLoader = yaml.CSafeLoader

@@ -168,3 +168,49 @@ def test_rss_keeps_its_per_build_lists_from_on_startup():
     expect(all(re.search(rf"self\.{name}\b.*=", source) for name in ("pages_to_filter", "feed_created", "feed_updated")),
            "mkdocs-rss-plugin", "on_startup no longer makes pages_to_filter and the feeds: compat.rss.reset_between_builds "
            "must reset them another way (or no longer needs to)")
+
+
+def test_an_excerpt_makes_its_converter_only_when_rendered_and_renders_the_same(site):
+    """compat.blog.defer_excerpt_markdown: Excerpt.__init__ builds its converter through its module's
+    name ``Markdown``; the deferred one renders what Material's own renders."""
+    root, config = site
+    from material.plugins.blog import structure
+
+    build(config)  # the journal plugin defers every excerpt's converter (page_cache is on by default)
+    blog.defer_excerpt_markdown()  # a second call changes nothing
+    init = structure.Excerpt.__init__
+    assert not getattr(init.journal_original, "journal_deferred", False)
+    expect("Markdown(" in inspect.getsource(init.journal_original), "mkdocs-material",
+           "Excerpt.__init__ no longer builds its converter with Markdown(...): compat.blog.DeferredMarkdown may be moot")
+    for post in blog.blog_plugin(config).blog.posts:
+        files = Files([post.file])
+        excerpt = structure.Excerpt(post, config, files)
+        expect(isinstance(excerpt.md, blog.DeferredMarkdown), "mkdocs-material",
+               "Excerpt.__init__ no longer takes its converter from its module's Markdown name")
+        expect(excerpt.md._real is None, "mkdocs-material", "Excerpt.__init__ now uses its converter, not only registers on it")
+        relpath = blog.excerpt_relpath(excerpt)  # found without making the converter
+        assert excerpt.md._real is None and hasattr(relpath, "files")
+        excerpt.render(post, "<!-- more -->")
+        assert excerpt.md._real is not None and excerpt.md.treeprocessors["relpath"] is relpath
+
+        eager = structure.Excerpt.__new__(structure.Excerpt)
+        init.journal_original(eager, post, config, files)  # Material's own, a real converter
+        eager.render(post, "<!-- more -->")
+        assert not isinstance(eager.md, blog.DeferredMarkdown)
+        assert (excerpt.content, excerpt.more, [a.id for a in excerpt.toc]) == (eager.content, eager.more, [a.id for a in eager.toc])
+        assert "Head of" in excerpt.content and "Tail." not in excerpt.content
+
+
+def test_the_blog_reads_front_matter_with_libyaml_as_mkdocs_does(site):
+    root, config = site
+    import yaml
+    from material.plugins.blog import structure
+    from mkdocs.utils import meta
+
+    blog.read_posts_with_libyaml()
+    expect(structure.SafeLoader is getattr(yaml, "CSafeLoader", yaml.SafeLoader), "mkdocs-material",
+           "the blog's module no longer reads posts through its name SafeLoader")
+    expect(meta.SafeLoader is structure.SafeLoader, "mkdocs", "MkDocs reads page front matter with another loader now")
+    build(config)
+    post = blog.blog_plugin(config).blog.posts[0]
+    assert str(post.meta["date"]) in ("2025-01-02", "2025-01-01") and post.meta["categories"] == ["Attention"]
