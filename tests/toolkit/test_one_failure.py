@@ -1,56 +1,47 @@
-"""One authoring mistake in docs/, one failed test, whose report starts with `file:line:`.
+"""One authoring mistake, one failed test, whose report starts with `file:line:`:
+the whole catalogue of page-level mistakes checked in ONE pytest session.
 
-Each mistake of the catalogue below is planted alone in a copy of the fixture
-journal (tests/toolkit/fixtures/journal: its own mkdocs.yml, docs/ and snippets/, with
-the project's pyproject.toml, requirements.txt, journal_tools/ and tests/), and
-pytest runs in that copy, in a subprocess:
+As mutant schemata compile every mutant once and clang's ``-verify`` checks many
+expected diagnostics in one compile, every mistake below is planted in a page of
+its own, all in one copy of the fixture journal (tests/toolkit/fixtures/journal,
+with its own mkdocs.yml: never the author's docs/), next to the same pages
+written correctly (an entry that includes a snippet section, cites the BibTeX
+file and links a page; a notebook). One in-process pytest session (``pytest
+docs`` in the copy: every page doc-test) runs them all, once per test session
+(fixture `catalogue`), and then
 
-    python -m pytest docs tests/journal/test_site_build.py -p no:randomly -p no:cacheprovider --junitxml=...
+- each mistake's test checks its own page: exactly one of its tests failed,
+  and that report's first line starts with ``docs/...:N:`` at the mistake's
+  own line, with the hint where one helps;
+- the baseline (test_the_planted_pages_pass_as_written) checks the rest: the
+  correct planted pages and the fixture journal's own pages all passed, no
+  failure landed outside a mistake's page, nothing failed to collect. It fails
+  loudly, never skips: a broken baseline is one failure, and each mistake still
+  checks its own page.
 
-that is, every page doc-test of the copy's docs/ (pages and notebooks), the
-one test that builds docs/ (test_site_build.py::test_docs_build) and the tests
-of test_site_build.py that look at the built site (feeds, math, offline), as
-representatives of every test taking the `built` fixture (browser, engines,
-reproducibility skip through the same fixture, with the same reason); the one
-check of the author's own stylesheet is left out (the fixture has a stand-in).
-Running the whole suite per mistake would take about 15 minutes each; one run
-here takes 10-40 s. Neither the author's docs/ nor their mkdocs.yml is read,
-so no mistake of theirs can reach this catalogue: that is the one build of
-docs/ (test_docs_build) and the page tests' business.
-
-The mistakes are made in pages this test adds to the copy's docs/ (an entry,
-a page it links to, a notebook), a snippet module and an entry appended to
-the citations' BibTeX file (the planted entry cites it), written correctly
-first. With the correct pages added, the same run must have no failure at all:
-the baseline, run once per session, is a test of its own
-(test_the_planted_pages_pass_as_written). Each mistake is checked against that
-baseline: exactly one test fails that did not fail (or failed differently)
-without the mistake, no new error, and the first line of its report starts
-with `docs/...:N:` at the mistake's own line, with the hint where one helps.
-So a broken baseline is one failure, and every mistake still checks what it
-adds to it.
+A mistake that only the build reports (a broken link) or that breaks a file
+every page reads (the BibTeX file) cannot share the copy: those are in
+tests/toolkit/test_bad_inputs.py.
 """
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from journal_site import ENV, ROOT, fixture_project, junit_outcomes, once_per_session, seed_caches
+from journal_site import fixture_project, once_per_session
 
 from journal_tools.readers.settings import Settings
 
-RUN = ["docs", "tests/journal/test_site_build.py", "--deselect", "tests/journal/test_site_build.py::test_site_css_has_math_font_stack",
-       "-p", "no:randomly", "-p", "no:cacheprovider", "-q", "--color=no"]
+pytestmark = pytest.mark.slow  # one pytest session over every planted page (once per test session)
 
-ENTRY = "docs/blog/posts/2025-07-28-planted-entry.md"
+CORRECT = {"entry": "docs/blog/posts/2025-07-28-planted-entry.md", "notebook": "docs/notebooks/planted_notebook.py"}
+ENTRY, NOTEBOOK = "entry", "notebook"  # the correct page a mistake is made in
 TARGET = "docs/planted-target.md"
-NOTEBOOK = "docs/notebooks/planted_notebook.py"
 SNIPPET = "snippets/planted_snippet.py"
 BIB = "docs/references.bib"  # the citations' BibTeX file in mkdocs.yml; the planted entry is appended
 BIB_ENTRY = "\n@misc{planted2025,\n  author = {Planted Author},\n  title = {Planted Source},\n  year = {2025},\n}\n"
@@ -64,7 +55,7 @@ categories:
 
 # Planted entry
 
-Planted by tests/toolkit/test_one_failure.py, then broken one way at a time: weights
+Planted by tests/toolkit/test_one_failure.py, and copied once per mistake: weights
 $w_{{ij}}$ and [a page it links to](../../planted-target.md).
 
 <!-- more -->
@@ -77,8 +68,6 @@ As the planted source says [@planted2025, sec. 1].
 --8<-- "planted_snippet.py:double"
 
 import torch
-
-pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
 x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
 print(double(x))
@@ -100,9 +89,10 @@ $$
 $$
 """
 
+NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n"
+
 FILES = {
     TARGET: "# Planted target\n\nThe page the planted entry links to.\n",
-    NOTEBOOK: "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n",
     SNIPPET: '"""Planted by tests/toolkit/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
              "# --8<-- [end:double]\n",
 }
@@ -111,8 +101,8 @@ FILES = {
 @dataclass
 class Mistake:
     name: str
-    path: str
-    old: str  # replaced once by new in the planted file
+    path: str  # ENTRY or NOTEBOOK: the correct page it is made in
+    old: str  # replaced once by new in a copy of that page
     new: str
     line_of: str  # the reported line: the first planted line holding this text (or "line N")
     says: tuple[str, ...] = ()  # also on the report's first line
@@ -122,6 +112,14 @@ class Mistake:
         if self.line_of.startswith("line "):
             return int(self.line_of[5:])
         return planted[: planted.index(self.line_of)].count("\n") + 1 + self.below
+
+    @property
+    def page(self) -> str:
+        """The mistake's own page, beside the correct one it is copied from."""
+        slug = re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
+        correct = Path(CORRECT[self.path])
+        name = f"{correct.stem}_{slug}" if self.path == NOTEBOOK else f"{correct.stem}-{slug.replace('_', '-')}"
+        return (correct.parent / (name + correct.suffix)).as_posix()
 
 
 MISTAKES = [
@@ -144,106 +142,114 @@ MISTAKES = [
             ("NameError", "Did you mean: 'double'?")),
     Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "```text", ("expected output differs", "make update-outputs")),
     Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
-    Mistake("broken link", ENTRY, "(../../planted-target.md)", "(../../planted-targets.md)", "planted-targets.md",
-            ("contains a link '../../planted-targets.md'",)),
     Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
             ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
-    Mistake("BibTeX syntax error", BIB, "  title = {Planted Source},", "  title {Planted Source},", "  title {Planted",
-            ("BibTeX syntax error", "'=' expected")),
     Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
 ]
 
 
-def plant_correct_pages(root: Path) -> None:
+
+def plant_pages(root: Path) -> dict[str, str]:
+    """The correct pages, and one page per mistake; {mistake name: its planted text}."""
     settings = Settings.load(root / "mkdocs.yml")
     category = settings.blog.categories_allowed[0] if settings.blog and settings.blog.categories_allowed else "Notes"
-    for rel, text in {ENTRY: ENTRY_TEXT.format(category=category), **FILES}.items():
+    correct = {ENTRY: ENTRY_TEXT.format(category=category), NOTEBOOK: NOTEBOOK_TEXT}
+    pages = {CORRECT[ENTRY]: correct[ENTRY], CORRECT[NOTEBOOK]: correct[NOTEBOOK], **FILES}
+    planted = {}
+    for mistake in MISTAKES:
+        assert mistake.old in correct[mistake.path], f"{mistake.old!r} not in the correct {mistake.path}"
+        planted[mistake.name] = pages[mistake.page] = correct[mistake.path].replace(mistake.old, mistake.new, 1)
+    for rel, text in pages.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    assert settings.is_notebook(root / NOTEBOOK), f"{NOTEBOOK} is not among mkdocs-jupyter's include patterns"
+    notebooks = [CORRECT[NOTEBOOK], *(m.page for m in MISTAKES if m.path == NOTEBOOK)]
+    assert all(settings.is_notebook(root / nb) for nb in notebooks), f"{notebooks}: not all among mkdocs-jupyter's include patterns"
     assert settings.bibliography == (root / BIB).resolve(), f"{BIB} is not the bibliography of mkdocs.yml"
     with (root / BIB).open("a", encoding="utf-8") as bib:
         bib.write(BIB_ENTRY)
+    return planted
 
 
-def copy_of_project(dst: Path) -> Path:
-    """The fixture journal (with the math font and the stored build caches), the tests, the correct pages."""
-    fixture_project(dst)
-    shutil.copytree(ROOT / "tests", dst / "tests", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
-    plant_correct_pages(dst)
-    return dst
+class Reports:
+    """Collects every report of the inner session: (node id, phase, outcome, first line of the failure)."""
+
+    def __init__(self):
+        self.seen: list[dict] = []
+
+    def pytest_runtest_logreport(self, report):
+        first = report.longreprtext.strip().split("\n", 1)[0] if report.failed else ""
+        self.seen.append({"id": report.nodeid, "when": report.when, "outcome": report.outcome, "first": first})
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.seen.append({"id": report.nodeid, "when": "collect", "outcome": "error", "first": report.longreprtext[:2000]})
 
 
-def run_pytest(root: Path, report: Path) -> str:
-    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))}
-    proc = subprocess.run([sys.executable, "-m", "pytest", *RUN, f"--junitxml={report}"], cwd=root, env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    return proc.stdout
+def run_in_process(root: Path) -> tuple[int, list[dict]]:
+    """``pytest docs`` in ``root``, in this process (no new interpreter, no second import of PyTorch).
+
+    pytester would do this, but its fixture is per test: here one run serves every
+    mistake's test. What the inner session changes in this process (the working
+    folder, sys.path: its pythonpath setting) is put back, as pytester does."""
+    cwd, path = os.getcwd(), list(sys.path)
+    reports = Reports()
+    os.chdir(root)
+    try:
+        code = pytest.main(["docs", "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no",
+                            "--rootdir", str(root), "-c", str(root / "pyproject.toml")], plugins=[reports])
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = path
+    return int(code), reports.seen
 
 
 @dataclass
-class Baseline:
-    """The copy with the correct planted pages (``project``) and the outcomes of its run."""
+class Catalogue:
+    """The planted copy (``project``), each mistake's planted text, the inner session's reports."""
 
     project: Path
-    failed: list[tuple[str, str]]
-    errors: list[str]
-    total: int
-    output: str
+    planted: dict[str, str]
+    exit_code: int
+    reports: list[dict]
+
+    def failures(self, page: str | None = None) -> list[dict]:
+        return [r for r in self.reports if r["outcome"] in ("failed", "error")
+                and (page is None or r["id"].split("::", 1)[0] == page)]
 
 
 @pytest.fixture(scope="session")
-def pristine(tmp_path_factory) -> Baseline:
-    """The copy with the correct planted pages, and its baseline run: once per session
-    (under pytest-xdist the first worker makes it, the other waits on a lock)."""
-    def baseline_run(shared: Path) -> dict:
-        root = copy_of_project(shared / "project")
-        work = shared / "baseline-run"
-        shutil.copytree(root, work)
-        output = run_pytest(work, shared / "baseline.xml")
-        failed, errors, total = junit_outcomes(shared / "baseline.xml")
-        # What the baseline's build cached (the planted notebook): each case then executes
-        # only what its mistake changed, like the author's own rebuild.
-        seed_caches(root, work / ".cache" / "test-builds")
-        return {"failed": failed, "errors": errors, "total": total, "output": output}
+def catalogue(tmp_path_factory) -> Catalogue:
+    """Every planted page run in one session, once per test session (under pytest-xdist
+    the first worker runs it, the others wait on a lock and read its record)."""
+    def run(shared: Path) -> dict:
+        root = fixture_project(shared / "project")
+        planted = plant_pages(root)
+        code, reports = run_in_process(root)
+        return {"planted": planted, "exit_code": code, "reports": reports}
 
-    shared, baseline = once_per_session(tmp_path_factory, "one-failure", baseline_run)
-    return Baseline(shared / "project", [tuple(f) for f in baseline["failed"]], baseline["errors"],
-                    baseline["total"], baseline["output"])
+    shared, record = once_per_session(tmp_path_factory, "one-failure", run)
+    return Catalogue(shared / "project", record["planted"], record["exit_code"], record["reports"])
 
 
-def test_the_planted_pages_pass_as_written(pristine):
-    """The baseline: the fixture journal with the correct planted pages fails nothing."""
-    assert pristine.total > 10, pristine.output  # the docs/ tests did run
-    assert not pristine.errors, f"errors in {pristine.errors}:\n{pristine.output}"
-    assert not pristine.failed, "failed without any planted mistake:\n" + "\n".join(
-        f"{name}: {first}" for name, first in pristine.failed) + "\n\n" + pristine.output
+def test_the_planted_pages_pass_as_written(catalogue):
+    """The baseline: every page but the mistakes' own (the correct planted pages, the fixture
+    journal's) passed, every mistake's page was collected, and nothing else failed."""
+    ran = {r["id"].split("::", 1)[0] for r in catalogue.reports if r["when"] == "call"}
+    assert set(CORRECT.values()) <= ran and {m.page for m in MISTAKES} <= ran, f"pages not run: {ran}"
+    assert len(ran) > len(MISTAKES) + 3, ran  # the fixture journal's own pages ran too
+    mistake_pages = {m.page for m in MISTAKES}
+    stray = [f"{r['id']} ({r['when']}): {r['first']}" for r in catalogue.failures() if r["id"].split("::", 1)[0] not in mistake_pages]
+    assert not stray, "failed without a planted mistake:\n" + "\n".join(stray)
+    assert catalogue.exit_code == 1, f"pytest exit {catalogue.exit_code} (1: some tests failed, as planted)"
 
 
 @pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name.replace(" ", "-"))
-def test_one_mistake_is_one_failure(pristine, tmp_path, mistake):
-    root = tmp_path / "project"
-    shutil.copytree(pristine.project, root)
-    page = root / mistake.path
-    text = page.read_text(encoding="utf-8")
-    assert mistake.old in text, f"{mistake.old!r} not in the planted {mistake.path}"
-    planted = text.replace(mistake.old, mistake.new, 1)
-    page.write_text(planted, encoding="utf-8")
-    where = f"{mistake.path}:{mistake.expected_line(planted)}: "
-
-    output = run_pytest(root, tmp_path / "report.xml")
-    failed, errors, total = junit_outcomes(tmp_path / "report.xml")
-    summary = output.strip().splitlines()[-1] if output.strip() else "(no output)"
-    print(f"\n[{mistake.name}] {summary}\n  " + "\n  ".join(f"{n}: {first}" for n, first in failed))
-
-    assert total > 10, output  # the docs/ tests did run
-    new_errors = [e for e in errors if e not in pristine.errors]
-    assert not new_errors, f"errors in {new_errors}:\n{output}"
-    # What the mistake added to the baseline (nothing fails there, unless its own test says so).
-    added = [f for f in failed if f not in pristine.failed]
-    assert len(added) == 1, f"{len(added)} failed tests for one mistake ({mistake.name}):\n{output}"
-    (name, first), = added
-    assert first.startswith(where), f"{name}: the report starts {first!r}, not with {where!r}"
+def test_one_mistake_is_one_failure(catalogue, mistake):
+    failed = catalogue.failures(mistake.page)
+    print(f"\n[{mistake.name}] " + "\n  ".join(f"{r['id']}: {r['first']}" for r in failed))
+    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}): {failed}"
+    (report,) = failed
+    where = f"{mistake.page}:{mistake.expected_line(catalogue.planted[mistake.name])}: "
+    assert report["first"].startswith(where), f"{report['id']}: the report starts {report['first']!r}, not with {where!r}"
     for needle in mistake.says:
-        assert needle in first, f"{needle!r} not on the first line: {first!r}"
-    assert re.match(r"^docs/\S+:\d+: ", first)
+        assert needle in report["first"], f"{needle!r} not on the first line: {report['first']!r}"

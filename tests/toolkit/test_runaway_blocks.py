@@ -27,6 +27,8 @@ from journal_tools.pagetest import sandbox
 from journal_tools.readers.settings import Settings
 from journal_tools.serve import loop as serve
 
+pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
+
 ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
 NOTEBOOK = "docs/notebooks/fixture_notebook.py"
 GUARD_SECONDS = 300  # far above what the run takes (about 15 s): only a stall reaches it
@@ -224,8 +226,6 @@ import os, sys, threading, time
 from journal_tools.readers.limits import Limit
 from journal_tools.pagetest.sandbox import Sandbox, Unit
 from hang import spin
-
-pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
 if __name__ == "__main__":
     box = Sandbox()
