@@ -13,15 +13,17 @@ Two kinds of site:
   tests that look at the real built site depend on that build through the
   `built` fixture and skip, naming that test, when it failed.
 
-The session build (fixture `built` in tests/conftest.py) is one `mkdocs build
---strict` of a frozen copy of the project per test session (one per session
+The session build (fixture `built` in tests/journal/conftest.py; the fixture
+journal's: `fixture_build` in tests/toolkit/conftest.py) is one `mkdocs build
+--strict` of a frozen copy per test session (one per session
 even under pytest-xdist: the first worker builds, the others wait on a lock
 and reuse it).
 
 The copy is frozen so the site matches one state of the sources while people
 edit the working tree, and it is a one-commit git repository whose commit date
 is HEAD's: journal_tools.build.reproducible pins SOURCE_DATE_EPOCH from it exactly as
-in the real checkout, and tests/toolkit/test_reproducible.py rebuilds the same copy.
+in the real checkout (tests/toolkit/test_reproducible.py rebuilds the fixture
+journal's frozen copy from a second folder and compares the bytes).
 """
 
 from __future__ import annotations

@@ -10,6 +10,12 @@ to notebooks do not execute notebooks (`execute: false`); the notebook fault
 runs them. Each build fault also says which page test reports it, if any
 (what tests/journal/test_site_build.py::test_docs_build uses to report a mistake once).
 
+The mistakes that stop the build of the whole site, or break a file every
+page reads, are here rather than in the one-pass catalogue of page-level
+mistakes (tests/toolkit/test_one_failure.py), whose pages share one copy: a
+broken link (only the build reports it) and a BibTeX syntax error (every
+citing page reads the file; its page test is named by reporting_page_test).
+
 The first line of each message is printed (`pytest -s` shows them).
 """
 
