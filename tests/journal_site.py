@@ -192,6 +192,19 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subproce
     return proc
 
 
+def session_build(tmp_path_factory, name: str, copy) -> Built:
+    """One ``mkdocs build --strict`` per test session of ``copy(folder)`` (a project copy),
+    frozen as a one-commit repository (see :func:`once_per_session`); it never fails by itself."""
+    def build(shared: Path) -> dict:
+        project = copy(shared / "project")
+        freeze_as_git_repo(project)
+        proc = mkdocs_build(project, shared / "site")
+        return {"returncode": proc.returncode, "output": proc.stdout}
+
+    shared, result = once_per_session(tmp_path_factory, name, build)
+    return Built(shared / "site", result["output"], shared / "project", result["returncode"])
+
+
 _H1 = re.compile(r"<h1\b[^>]*>(?P<inner>.*?)</h1>", re.S)
 _PERMALINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
 

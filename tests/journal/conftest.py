@@ -15,22 +15,13 @@ Both live here, under tests/journal/, so no toolkit test can even ask for them.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from journal_site import BUILD_TEST, Built, build_problem, copy_project, freeze_as_git_repo, in_this_run, mkdocs_build, once_per_session
+from journal_site import BUILD_TEST, Built, build_problem, copy_project, in_this_run, session_build
 
 
 @pytest.fixture(scope="session")
 def docs_build(tmp_path_factory) -> Built:
-    def build(shared: Path) -> dict:
-        project = copy_project(shared / "project")
-        freeze_as_git_repo(project)
-        proc = mkdocs_build(project, shared / "site")
-        return {"returncode": proc.returncode, "output": proc.stdout}
-
-    shared, result = once_per_session(tmp_path_factory, "journal-build", build)
-    return Built(shared / "site", result["output"], shared / "project", result["returncode"])
+    return session_build(tmp_path_factory, "journal-build", copy_project)
 
 
 @pytest.fixture(scope="session")
