@@ -63,12 +63,12 @@ test-pages: setup
 	@test -n "$(SHARD)" || { echo "usage: make test-pages SHARD=2/4" >&2; exit 2; }
 	$(BIN)/python -m pytest docs --shard $(SHARD) -n 2
 
-# A long fuzz run of the page readers (tests/unit/test_fuzz_pages.py; make test runs
+# A long fuzz run of the page readers (tests/toolkit/unit/test_fuzz_pages.py; make test runs
 # a fixed sample of 500): FUZZ_EXAMPLES random pages. Hypothesis keeps each failure
 # it finds in .cache/hypothesis and replays it first on the next run.
 FUZZ_EXAMPLES ?= 20000
 fuzz: setup
-	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/unit/test_fuzz_pages.py -k fuzzed_pages \
+	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/toolkit/unit/test_fuzz_pages.py -k fuzzed_pages \
 		-p no:randomly -n 0
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow

@@ -1,24 +1,30 @@
-"""Session fixtures for the author's site (see tests/journal_site.py).
+"""What both parts of the suite share (tests/suite_parts.py names the parts):
+the toolkit-reuse plugin, Debian's Chromium for the browser tests of either
+part (tests/journal/browser, tests/toolkit/browser), and the fuzz summary.
 
-`docs_build`: the session's one `mkdocs build --strict` of a frozen copy of the
-project, docs/ included; it never fails by itself. Exactly one test reports on
-it: tests/test_site_build.py::test_docs_build. Tests taking either belong to the
-journal part of the suite (tests/suite_parts.py).
-
-`built`: that build, for the tests that look at the real built site (browser,
-feeds, reproducibility, engines, ...). When the build failed they skip, naming
-the test that says why, so one mistake in docs/ is one failed test; when that
-test is not in the run (``pytest tests/browser``, ``-k``), they fail with the
-build's first problem instead, so a failed build is never only skips.
+The session build of docs/ lives in tests/journal/conftest.py, so no toolkit
+test can ask for it. Playwright never downloads a browser here: it launches
+/usr/bin/chromium. Without it the browser tests skip locally and FAIL under
+CI=true (.ci/run and the workflow install it: tests/prerequisites.py).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 import pytest
-from journal_site import BUILD_TEST, Built, build_problem, copy_project, freeze_as_git_repo, in_this_run, mkdocs_build, once_per_session
+from prerequisites import require
 from toolkit_reuse import ToolkitReuse
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+
+# Fixtures that hand a test a whole built site: its test is slow by definition.
+SITE_BUILDS = ("built", "docs_build", "fixture_build")
 
 
 def pytest_configure(config):
@@ -26,30 +32,32 @@ def pytest_configure(config):
     config.pluginmanager.register(ToolkitReuse(config), "toolkit-reuse")
 
 
+def pytest_collection_modifyitems(items):
+    """The markers a test's place decides (pyproject.toml registers them): `browser` for
+    everything under a browser/ folder, `slow` for it and for every test of a built site."""
+    for item in items:
+        in_browser = "browser" in item.path.parent.parts[-1:]
+        if in_browser:
+            item.add_marker(pytest.mark.browser)
+        if in_browser or set(SITE_BUILDS) & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
-def docs_build(tmp_path_factory) -> Built:
-    def build(shared: Path) -> dict:
-        project = copy_project(shared / "project")
-        freeze_as_git_repo(project)
-        proc = mkdocs_build(project, shared / "site")
-        return {"returncode": proc.returncode, "output": proc.stdout}
+def browser():
+    """Headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, one per session."""
+    require(os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK),
+            f"{CHROMIUM} not found: the browser tests need Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
 
-    shared, result = once_per_session(tmp_path_factory, "journal-build", build)
-    return Built(shared / "site", result["output"], shared / "project", result["returncode"])
-
-
-@pytest.fixture(scope="session")
-def built(docs_build, request) -> Built:
-    if docs_build.returncode != 0:
-        if in_this_run(request.session, BUILD_TEST):
-            pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
-        pytest.fail(f"{build_problem(docs_build.output, docs_build.project)}\n(docs/ did not build; "
-                    f"{BUILD_TEST}, which reports it, is not in this run)", pytrace=False)
-    return docs_build
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How many generated pages the fuzz test ran (tests/unit/test_fuzz_pages.py), where
+    """How many generated pages the fuzz test ran (tests/toolkit/unit/test_fuzz_pages.py), where
     the reports arrive (the controller under pytest-xdist), so the figure is the run's."""
     runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
             if any(key == "fuzz_examples" for key, _ in r.user_properties)]

@@ -4,24 +4,26 @@ both be imported as `conftest`).
 
 Two kinds of site:
 
-- the fixture journal (`fixture_project`): tests/fixtures/journal/ with its
+- the fixture journal (`fixture_project`): tests/toolkit/fixtures/journal/ with its
   own mkdocs.yml, and the project's pyproject.toml and journal_tools/. Every
   test of the build code builds or runs this one, so a mistake in the author's
   docs/ or mkdocs.yml never fails them;
 - the author's site (`copy_project`): exactly one test builds it
-  (tests/test_site_build.py::test_docs_build, the strict build of docs/); the
+  (tests/journal/test_site_build.py::test_docs_build, the strict build of docs/); the
   tests that look at the real built site depend on that build through the
   `built` fixture and skip, naming that test, when it failed.
 
-The session build (fixture `built` in tests/conftest.py) is one `mkdocs build
---strict` of a frozen copy of the project per test session (one per session
+The session build (fixture `built` in tests/journal/conftest.py; the fixture
+journal's: `fixture_build` in tests/toolkit/conftest.py) is one `mkdocs build
+--strict` of a frozen copy per test session (one per session
 even under pytest-xdist: the first worker builds, the others wait on a lock
 and reuse it).
 
 The copy is frozen so the site matches one state of the sources while people
 edit the working tree, and it is a one-commit git repository whose commit date
 is HEAD's: journal_tools.build.reproducible pins SOURCE_DATE_EPOCH from it exactly as
-in the real checkout, and tests/test_reproducible.py rebuilds the same copy.
+in the real checkout (tests/toolkit/test_reproducible.py rebuilds the fixture
+journal's frozen copy from a second folder and compares the bytes).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ FONTS = Path(".cache") / "fonts"
 # Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
 # bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
 # and the figures' (the snippets' bytes). A copy seeded with them builds the same
-# bytes as a fresh copy (tests/test_reproducible.py builds both and compares); it
+# bytes as a fresh copy (tests/toolkit/test_reproducible.py builds both and compares); it
 # only skips re-executing notebooks and re-drawing figures that did not change.
 BUILD_CACHES = ("mkdocs-jupyter", "figures")
 # Where the tests keep what their builds added to those caches, for the next
@@ -130,8 +132,8 @@ def keep_caches(project: Path) -> None:
 
 
 # The one test that builds the author's docs/ (the strict build of the real site).
-BUILD_TEST = "tests/test_site_build.py::test_docs_build"
-FIXTURE = ROOT / "tests" / "fixtures" / "journal"
+BUILD_TEST = "tests/journal/test_site_build.py::test_docs_build"
+FIXTURE = ROOT / "tests" / "toolkit" / "fixtures" / "journal"
 
 
 def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
@@ -188,6 +190,19 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subproce
     if proc.returncode == 0:
         keep_caches(project)
     return proc
+
+
+def session_build(tmp_path_factory, name: str, copy) -> Built:
+    """One ``mkdocs build --strict`` per test session of ``copy(folder)`` (a project copy),
+    frozen as a one-commit repository (see :func:`once_per_session`); it never fails by itself."""
+    def build(shared: Path) -> dict:
+        project = copy(shared / "project")
+        freeze_as_git_repo(project)
+        proc = mkdocs_build(project, shared / "site")
+        return {"returncode": proc.returncode, "output": proc.stdout}
+
+    shared, result = once_per_session(tmp_path_factory, name, build)
+    return Built(shared / "site", result["output"], shared / "project", result["returncode"])
 
 
 _H1 = re.compile(r"<h1\b[^>]*>(?P<inner>.*?)</h1>", re.S)

@@ -12,7 +12,7 @@ in the TOC, a link to nowhere.
 :func:`align_toc` fixes the TOC from the page: when a TOC link names an id
 that is not on the page and the TOC has exactly one entry per heading, each
 entry takes its heading's id and text, in document order. A page whose TOC
-already matches (every Markdown page) is left as it is. tests/test_links.py
+already matches (every Markdown page) is left as it is. tests/journal/test_links.py
 checks every link and anchor of the built site.
 """
 

@@ -9,7 +9,7 @@ Creates three files, and refuses to touch any of them if one already exists:
   journal's BibTeX file), and a reflection placeholder for the author;
 - ``snippets/<module>.py``: a new snippet module with named sections holding a
   tiny real function and a demo that prints its result;
-- ``tests/test_snippets/test_<module>.py``: a test of that function, which passes.
+- ``tests/journal/test_snippets/test_<module>.py``: a test of that function, which passes.
 
 The category comes from the blog plugin's ``categories_allowed`` in mkdocs.yml
 (the first one, or ``--category``). Everything is a function of the repo root and
@@ -39,7 +39,7 @@ from journal_tools.readers.settings import CONFIG_NAME, ConfigError, Settings, f
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
 PLACEHOLDER_TAG = "untagged"
-TESTS_DIR = Path("tests") / "test_snippets"
+TESTS_DIR = Path("tests") / "journal" / "test_snippets"
 
 # Words that make poor tags.
 _STOPWORDS = {
@@ -231,7 +231,7 @@ SNIPPET_TEMPLATE = '''\
 
 Sections (for pymdownx.snippets): {fn_section}, {demo_section}.
 Scaffolded by `make new`: replace the placeholder function with the entry's own
-code, and keep tests/test_snippets/test_{module}.py in step with it.
+code, and keep tests/journal/test_snippets/test_{module}.py in step with it.
 """
 
 
@@ -305,7 +305,7 @@ list. An unknown key fails make check and the build, naming the closest key. -->
 ## Code
 
 The code lives in `snippets/{module}.py`, tested by
-`tests/test_snippets/test_{module}.py`. This page includes it, so what you
+`tests/journal/test_snippets/test_{module}.py`. This page includes it, so what you
 read is the code the tests run. *(Placeholder: replace the function with your
 own, here and in the test.)*
 

@@ -12,7 +12,7 @@ lists) gets a *full* digest: every attribute it holds, so a new attribute set
 by a plugin is part of the key without anyone listing it. A page it only
 points at (a parent, a previous or next page, the post an excerpt belongs to, a
 category) gets a *reference* digest: its kind, title and URL, which is what
-Material's templates read of such a page. ``tests/unit/test_fingerprint.py``
+Material's templates read of such a page. ``tests/toolkit/unit/test_fingerprint.py``
 checks the installed templates still read no more than that.
 """
 

@@ -1,0 +1,34 @@
+"""The session build of the author's site (see tests/journal_site.py).
+
+`docs_build`: the session's one `mkdocs build --strict` of a frozen copy of the
+project, docs/ included; it never fails by itself. Exactly one test reports on
+it: tests/journal/test_site_build.py::test_docs_build.
+
+`built`: that build, for the tests that look at the real built site (browser,
+feeds, links, ...). When the build failed they skip, naming the test that says
+why, so one mistake in docs/ is one failed test; when that test is not in the
+run (``pytest tests/journal/browser``, ``-k``), they fail with the build's first
+problem instead, so a failed build is never only skips.
+
+Both live here, under tests/journal/, so no toolkit test can even ask for them.
+"""
+
+from __future__ import annotations
+
+import pytest
+from journal_site import BUILD_TEST, Built, build_problem, copy_project, in_this_run, session_build
+
+
+@pytest.fixture(scope="session")
+def docs_build(tmp_path_factory) -> Built:
+    return session_build(tmp_path_factory, "journal-build", copy_project)
+
+
+@pytest.fixture(scope="session")
+def built(docs_build, request) -> Built:
+    if docs_build.returncode != 0:
+        if in_this_run(request.session, BUILD_TEST):
+            pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
+        pytest.fail(f"{build_problem(docs_build.output, docs_build.project)}\n(docs/ did not build; "
+                    f"{BUILD_TEST}, which reports it, is not in this run)", pytrace=False)
+    return docs_build

@@ -1,0 +1,70 @@
+"""The math font subset of journal_tools/build/fonts.py (needs the installed font:
+``python -m journal_tools.build.fonts install``; without it these skip, and fail under
+CI=true: tests/prerequisites.py)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+from prerequisites import FONT_MISSING, require
+
+from journal_tools.build import fonts
+
+ROOT = Path(__file__).resolve().parents[2]
+ORIGINALS = fonts.font_files(ROOT)
+
+
+@pytest.fixture(autouse=True)
+def installed_font():
+    require(bool(ORIGINALS), FONT_MISSING)
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory):
+    """A root holding a copy of the installed font package only."""
+    root = tmp_path_factory.mktemp("fontroot")
+    dest = fonts.package_dir(root)
+    dest.mkdir(parents=True)
+    for p in ORIGINALS:
+        shutil.copyfile(p, dest / p.name)
+    return root
+
+
+def test_site_gets_a_smaller_subset_that_keeps_the_math_table(root, tmp_path):
+    copies = fonts.copy_to_site(tmp_path / "site", root=root)
+    assert copies, "nothing copied"
+    originals = {p.name: p.stat().st_size for p in ORIGINALS}
+    for copy in copies:
+        assert copy.parent == tmp_path / "site" / fonts.SITE_FONT_DIR
+        assert copy.name in originals  # same names: the stylesheet's URLs stay valid
+        assert copy.stat().st_size < 0.6 * originals[copy.name], (copy.name, copy.stat().st_size)
+        font = TTFont(str(copy))
+        assert "MATH" in font
+        variants = font["MATH"].table.MathVariants
+        assert variants.VertGlyphCount > 0 and variants.MinConnectorOverlap >= 0
+        cmap = font.getBestCmap()
+        # Letters, Greek, operators, math italic, big-bracket pieces stay; CJK-free.
+        for cp in (ord("x"), 0x03B1, 0x2211, 0x221A, 0x1D465, 0x239B, 0x23A1, ord("[")):
+            assert cp in cmap, hex(cp)
+        assert 0x4E00 not in cmap
+        # The stretchy "[" still has size variants / an assembly.
+        vert = dict(zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction))
+        bracket = vert[cmap[ord("[")]]
+        assert bracket.VariantCount > 1 or bracket.GlyphAssembly is not None
+        # The reachable variant glyphs survived (they have no code point).
+        glyphs = set(font.getGlyphOrder())
+        for rec in bracket.MathGlyphVariantRecord:
+            assert rec.VariantGlyph in glyphs
+
+
+def test_subset_is_reused_until_the_font_changes(root):
+    first = fonts.subset_files(root)
+    mtimes = [p.stat().st_mtime_ns for p in first]
+    assert fonts.subset_files(root) == first
+    assert [p.stat().st_mtime_ns for p in first] == mtimes  # not rewritten
+    (root / fonts.SUBSET_DIR / fonts.STAMP_NAME).write_text("stale\n", encoding="utf-8")
+    again = fonts.subset_files(root)
+    assert again == first and (root / fonts.SUBSET_DIR / fonts.STAMP_NAME).read_text().strip() != "stale"

@@ -1,0 +1,372 @@
+"""Tests for journal_tools/commands/new_entry.py (`make new TITLE="..."`).
+
+Every test works in a temporary copy of the fixture journal (tests/toolkit/fixtures/journal,
+with its own mkdocs.yml, and journal_tools), never in the real docs/.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from journal_site import fixture_project, heading_text, without_notebook_execution
+from pytest_codeblocks import extract_from_buffer
+
+from journal_tools.commands import new_entry
+from journal_tools.commands.new_entry import EntryError, create_entry
+from journal_tools.readers.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+DATE = dt.date(2025, 7, 27)
+TITLE = "Causal attention, by hand"
+SLUG = "causal-attention-by-hand"
+MODULE = "causal_attention_by_hand"
+CATEGORIES = ["Attention", "Foundations", "Study notes"]  # categories_allowed in mkdocs.yml
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """The fixture journal: mkdocs.yml, docs/, snippets/, journal_tools/."""
+    return fixture_project(tmp_path / "journal")
+
+
+def paths(root: Path, date: dt.date = DATE) -> tuple[Path, Path, Path]:
+    return (
+        root / "docs" / "blog" / "posts" / f"{date.isoformat()}-{SLUG}.md",
+        root / "snippets" / f"{MODULE}.py",
+        root / "tests" / "journal" / "test_snippets" / f"test_{MODULE}.py",
+    )
+
+
+def front_matter(page: Path) -> dict:
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    head, _, _ = text[4:].partition("\n---\n")
+    return yaml.safe_load(head)
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "journal_tools.commands.new_entry", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+# --- names and options ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "title, slug",
+    [
+        ("Causal attention, by hand", "causal-attention-by-hand"),
+        ("  Q, K & V:  take 2!  ", "q-k-v-take-2"),
+        ("Über Softmax — naïve", "uber-softmax-naive"),
+        ("GPT-2's 124M parameters", "gpt-2-s-124m-parameters"),
+    ],
+)
+def test_slugify(title, slug):
+    assert new_entry.slugify(title) == slug
+
+
+def test_long_titles_are_cut_at_a_word_boundary():
+    slug = new_entry.slugify("attention " * 20)
+    assert len(slug) <= new_entry.MAX_SLUG_LENGTH
+    assert not slug.endswith("-") and slug.endswith("attention")
+
+
+@pytest.mark.parametrize("title", ["", "   ", "!!! ???", "注意力"])
+def test_a_title_without_letters_is_a_clear_error(project, title):
+    with pytest.raises(EntryError, match="title"):
+        create_entry(project, title, DATE)
+    assert not (project / "tests").exists()
+
+
+def test_module_names_are_importable_and_do_not_hide_libraries(tmp_path):
+    assert new_entry.module_name("causal-attention", tmp_path) == "causal_attention"
+    assert new_entry.module_name("2-layer-norm", tmp_path) == "entry_2_layer_norm"
+    assert new_entry.module_name("torch", tmp_path) == "torch_entry"  # would shadow torch
+    assert new_entry.module_name("math", tmp_path) == "math_entry"  # stdlib
+    assert new_entry.module_name("class", tmp_path) == "class_entry"  # keyword
+
+
+def test_tags_come_from_the_title_or_a_placeholder():
+    assert new_entry.derive_tags("Causal attention, by hand") == ["causal", "attention"]
+    assert new_entry.derive_tags("How to do it") == [new_entry.PLACEHOLDER_TAG]
+
+
+def test_category_defaults_to_the_first_allowed_one(project):
+    layout = new_entry.read_layout(project)
+    assert layout.categories_allowed == CATEGORIES
+    assert new_entry.choose_category(layout, None) == CATEGORIES[0]
+    assert new_entry.choose_category(layout, "Study notes") == "Study notes"
+
+
+def test_an_unknown_category_is_a_clear_error_and_writes_nothing(project):
+    before = snapshot(project)
+    with pytest.raises(EntryError, match="categories_allowed.*Attention, Foundations"):
+        create_entry(project, TITLE, DATE, category="Transformers")
+    assert snapshot(project) == before
+
+
+# --- the files it writes ----------------------------------------------------------
+
+
+def test_creates_entry_snippet_and_test_with_valid_front_matter(project):
+    created = create_entry(project, TITLE, DATE, category="Foundations")
+    assert created == list(paths(project))
+    page, snippet, test = created
+
+    meta = front_matter(page)
+    assert meta["date"] == DATE  # YAML reads an unquoted ISO date as a date
+    assert meta["categories"] == ["Foundations"]
+    assert meta["authors"] == ["author"]
+    assert meta["tags"] == ["causal", "attention"]
+    assert meta["doctest"] == "page"
+
+    text = page.read_text(encoding="utf-8")
+    assert f"\n# {TITLE}\n" in text
+    assert text.index("Placeholder") < text.index("<!-- more -->") < text.index("## Reflection")
+    assert f'```python\n--8<-- "{MODULE}.py:softmax"\n```' in text
+    assert '!!! note "Your reflection"\n    Placeholder' in text
+
+    source = snippet.read_text(encoding="utf-8")
+    for name in ("softmax", "demo"):
+        assert f"# --8<-- [start:{name}]" in source and f"# --8<-- [end:{name}]" in source
+    assert f"from {MODULE} import softmax" in test.read_text(encoding="utf-8")
+
+
+def test_cli_prints_the_paths_and_uses_todays_date(project):
+    result = run_cli(TITLE, cwd=project)
+    assert result.returncode == 0, result.stderr
+    today = dt.date.today()
+    for path in paths(project, today):
+        assert path.is_file()
+        assert str(path.relative_to(project)) in result.stdout
+    assert front_matter(paths(project, today)[0])["date"] == today
+
+
+def test_cli_empty_title_exits_non_zero(project):
+    # `make new` without TITLE passes "".
+    result = run_cli("", cwd=project)
+    assert result.returncode != 0
+    assert "title is required" in result.stderr
+
+
+def test_a_second_identical_call_refuses_and_changes_nothing(project):
+    assert run_cli(TITLE, "--date", DATE.isoformat(), cwd=project).returncode == 0
+    before = snapshot(project)
+    again = run_cli(TITLE, "--date", DATE.isoformat(), cwd=project)
+    assert again.returncode != 0
+    assert "refusing to overwrite" in again.stderr
+    assert f"docs/blog/posts/{DATE.isoformat()}-{SLUG}.md" in again.stderr
+    assert snapshot(project) == before  # byte-identical, nothing added
+
+
+@pytest.mark.parametrize("which", [0, 1, 2], ids=["entry", "snippet", "test"])
+def test_any_one_existing_file_blocks_all_three(project, which):
+    existing = paths(project)[which]
+    existing.parent.mkdir(parents=True, exist_ok=True)
+    existing.write_text("# someone's work\n", encoding="utf-8")
+    before = snapshot(project)
+    with pytest.raises(EntryError, match=str(existing.relative_to(project))):
+        create_entry(project, TITLE, DATE)
+    assert snapshot(project) == before
+
+
+@pytest.mark.slow
+def test_generated_snippet_test_passes(project):
+    create_entry(project, TITLE, DATE)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+         "-o", "addopts=", str(paths(project)[2])],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(project / "snippets")},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout
+
+
+def test_expected_output_is_what_the_included_code_prints(project):
+    """Expand the page's includes as the build does, run its blocks, compare output."""
+    page = create_entry(project, TITLE, DATE)[0]
+    pre = Settings.load(project / "mkdocs.yml").snippet_preprocessor()
+    expanded = "\n".join(pre.run(page.read_text().splitlines()))
+    assert "--8<--" not in expanded
+
+    blocks = [b for b in extract_from_buffer(io.StringIO(expanded)) if b.syntax == "python"]
+    assert len(blocks) == 1  # the function block, with the demo as its continuation
+    block = blocks[0]
+    assert "def softmax" in block.code and "print(" in block.code
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(block.code, {"__name__": "__main__"})
+    assert block.expected_output == out.getvalue() == "[0.09, 0.2447, 0.6652]\n"
+
+
+@pytest.mark.slow
+def test_page_runs_under_the_page_doctest_plugin(project):
+    page = create_entry(project, TITLE, DATE)[0]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+         "-o", "addopts=", "-p", "no:codeblocks",
+         "--rootdir", str(project),
+         str(page.relative_to(project))],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(project / "snippets")},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "passed" in result.stdout and "failed" not in result.stdout
+    assert "executed 2 of 2 code blocks on 1 pages" in result.stdout  # the plugin came by entry point
+
+
+# --- the site builds with the new entry -------------------------------------------
+
+
+def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
+    mkdocs = Path(sys.executable).parent / "mkdocs"
+    return subprocess.run(
+        [str(mkdocs), "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(root / "site")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
+
+
+@pytest.mark.slow
+def test_site_builds_strict_with_the_new_entry(project, tmp_path):
+    create_entry(project, TITLE, DATE)[0]
+    result = mkdocs_build(project)
+    if result.returncode != 0:
+        # Say whether the entry breaks the build or the fixture journal does not build
+        # at all (then journal_tools or the fixture is broken: a failure all the same).
+        baseline = tmp_path / "baseline"
+        shutil.copytree(project, baseline, ignore=shutil.ignore_patterns("site"))
+        for p in paths(baseline):
+            p.unlink()
+        alone = mkdocs_build(baseline).returncode == 0
+        pytest.fail(("the build fails only with the new entry" if alone else
+                     "the fixture journal does not build, with or without the new entry") + ":\n" + result.stderr)
+    slug_page = project / "site" / "blog" / DATE.strftime("%Y/%m/%d") / SLUG / "index.html"
+    assert slug_page.is_file(), sorted(p.name for p in (project / "site" / "blog").rglob("*"))
+    html = slug_page.read_text(encoding="utf-8")
+    assert "exps" in html and "0.2447" in html  # the include was expanded
+    assert "--8&lt;--" not in html and "--8<--" not in html
+
+
+# --- any title: the generated files pass lint, build and run -------------------------
+
+AWKWARD_TITLES = {
+    "planted": "Planted entry for checks",
+    "unicode": "Über Softmax — naïve 注意力 🚀",
+    "digits-first": "2 heads beat 1: multi-head attention",
+    "punctuation": 'Q, K & V: "take 2" — C# {sets} *stars* $5 or $x$ \\(no math\\) <!-- more --> [a](b.md) `code`!',
+    "very-long": "A very long title about attention, " * 7 + "the end",
+}
+
+
+def test_headings_render_as_the_title_itself():
+    md = Settings.load(REPO / "tests" / "toolkit" / "fixtures" / "journal" / "mkdocs.yml").markdown()
+    for title in [*AWKWARD_TITLES.values(), "C#", "trailing \\", "attr {: .x}", "&amp; as typed", "$\\frac{1}{2$"]:
+        html = md.reset().convert("# " + new_entry.markdown_text(title))
+        assert "<math" not in html, (title, html)
+        assert heading_text(html) == title, (title, html)
+
+
+@pytest.fixture(scope="module")
+def awkward(tmp_path_factory) -> tuple[Path, dict[str, list[Path]]]:
+    """One copy of the fixture journal with an entry for each awkward title."""
+    root = without_notebook_execution(fixture_project(tmp_path_factory.mktemp("awkward") / "journal"))
+    return root, {name: create_entry(root, title, DATE) for name, title in AWKWARD_TITLES.items()}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", AWKWARD_TITLES)
+def test_generated_python_passes_lint(awkward, name):
+    """`make lint` (ruff, with the project's pyproject.toml) passes on what `make new` wrote."""
+    root, created = awkward
+    ruff = Path(sys.executable).parent / "ruff"
+    py = [str(p.relative_to(root)) for p in created[name] if p.suffix == ".py"]
+    assert len(py) == 2
+    result = subprocess.run([str(ruff), "check", "--no-cache", *py], cwd=root, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_generated_entries_build_with_their_titles(awkward):
+    root, created = awkward
+    result = mkdocs_build(root)
+    assert result.returncode == 0, result.stdout + result.stderr
+    headings = {heading_text(p.read_text(encoding="utf-8")) for p in (root / "site" / "blog").glob("2025/07/27/*/index.html")}
+    missing = [title for title in AWKWARD_TITLES.values() if title not in headings]
+    assert not missing, f"entries whose page does not show their title: {missing} (pages show {sorted(headings)})"
+
+
+@pytest.mark.slow
+def test_generated_tests_and_pages_pass(awkward):
+    """The snippet tests and the page doc-tests of every generated entry, in one run."""
+    root, created = awkward
+    targets = [str(p.relative_to(root)) for paths in created.values() for p in paths if p.suffix == ".md" or p.name.startswith("test_")]
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *targets],
+        cwd=root, capture_output=True, text=True,
+        env={k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))},
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"executed {2 * len(AWKWARD_TITLES)} of {2 * len(AWKWARD_TITLES)} code blocks" in result.stdout, result.stdout
+
+
+@pytest.mark.slow
+def test_make_new_passes_the_title_as_typed(project):
+    """`make new TITLE=...`: neither make nor the shell reads $, quotes, backticks or backslashes in it."""
+    title = AWKWARD_TITLES["punctuation"] + " it's `pwd` $(HOME) $$"
+    make = shutil.which("make")
+    assert make, "make is not installed (the two promised commands are make targets)"
+    # -o setup: the .venv of this checkout is used as it is (BIN), never set up from a test.
+    result = subprocess.run([make, "-f", str(REPO / "Makefile"), "-C", str(project), "-o", "setup",
+                             f"BIN={Path(sys.executable).parent}", "new", f"TITLE={title}"],
+                            capture_output=True, text=True, env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL")})
+    assert result.returncode == 0, result.stdout + result.stderr
+    (page,) = (project / "docs" / "blog" / "posts").glob(f"{dt.date.today().isoformat()}-*.md")
+    heading = next(line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
+    md = Settings.load(project / "mkdocs.yml").markdown()
+    assert heading_text(md.convert(heading)) == title, heading
+
+
+def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
+    """The commented example names the journal's BibTeX file and a key it holds; written out, it cites."""
+    entry = create_entry(project, TITLE, DATE)[0]
+    text = entry.read_text(encoding="utf-8")
+    comment = text[text.index("<!-- To cite a source"):]
+    comment = comment[: comment.index("-->")]
+    assert "docs/references.bib" in comment
+    example = re.search(r"\[@raschka2024, ch\. 3\]", comment)
+    assert example, comment
+    settings = Settings.load(project / "mkdocs.yml")
+    html = settings.markdown().convert(text.replace("## Code", f"Cited {example[0]}.\n\n## Code", 1).split("---\n", 2)[2])
+    assert 'href="#ref-raschka2024"' in html and 'id="ref-raschka2024"' in html
+    assert settings.markdown().convert(text.split("---\n", 2)[2]).count("citation") == 0  # commented: cites nothing

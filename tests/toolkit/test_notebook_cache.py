@@ -1,0 +1,91 @@
+"""The notebook cache re-executes a notebook exactly when it or a snippet it imports changes
+(on the fixture journal, tests/toolkit/fixtures/journal)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from journal_site import FIXTURE, fixture_project
+
+from journal_tools.build import notebook_cache
+
+USES_SNIPPET = """# %% [markdown]
+# # Uses a snippet
+
+# %%
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path.cwd() / "snippets"))
+from weights import softmax_rows
+
+pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
+
+print(softmax_rows)
+"""
+
+NO_SNIPPET = """# %% [markdown]
+# # Uses no snippet
+
+# %%
+print(6 * 7)
+"""
+
+
+def test_fixture_notebook_imports_are_found():
+    found = {p.name for p in notebook_cache.imported_snippets(FIXTURE / "docs/notebooks/fixture_notebook.py", FIXTURE / "snippets")}
+    assert found == {"weights.py"}
+
+
+def test_snippet_imports_are_followed(tmp_path):
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("from c import x\nimport torch\n")
+    (tmp_path / "c.py").write_text("x = 1\n")
+    (tmp_path / "unused.py").write_text("y = 2\n")
+    nb = tmp_path / "nb.py"
+    nb.write_text("# %%\nimport a\nimport os\n")
+    assert [p.name for p in notebook_cache.imported_snippets(nb, tmp_path)] == ["a.py", "b.py", "c.py"]
+
+
+def _build(project: Path) -> str:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-v", "-d", str(project / "site")],
+        cwd=project, env=env, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout + result.stderr
+
+
+def _executed(log: str) -> set[str]:
+    return {Path(p).name for p in re.findall(r"Cache miss, writing: (\S+)", log)}
+
+
+@pytest.fixture
+def project(tmp_path):
+    fixture_project(tmp_path, caches=False)  # what is executed is what this test is about
+    notebooks = tmp_path / "docs/notebooks"
+    for old in notebooks.glob("*.py"):
+        old.unlink()
+    (notebooks / "fixture_notebook.py").write_text(USES_SNIPPET)  # the name in nav
+    (notebooks / "plain_numbers.py").write_text(NO_SNIPPET)
+    return tmp_path
+
+
+def test_rebuild_executes_only_what_changed(project):
+    first = _build(project)
+    assert _executed(first) == {"fixture_notebook.py", "plain_numbers.py"}
+
+    unchanged = _build(project)
+    assert _executed(unchanged) == set(), "an unchanged rebuild must execute no notebook"
+    assert unchanged.count("Cache hit") == 2
+
+    snippet = project / "snippets/weights.py"
+    snippet.write_text(snippet.read_text() + "\n# edited\n")
+    edited = _build(project)
+    assert _executed(edited) == {"fixture_notebook.py"}, "only the notebook importing weights.py re-executes"

@@ -1,0 +1,109 @@
+"""The verified badge end to end, on the fixture journal: the page tests write the
+record, a build shows what they ran, and a page built after an edit without
+running the tests again is never shown as verified (the page, a snippet it
+includes, a snippet its notebook imports, requirements.txt). A failed run takes
+the page's entry away. And in the publishing workflow the record written by
+`make test` is still there when `make build` runs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from journal_site import ENV, ROOT, fixture_project, mkdocs_build, without_notebook_execution
+
+from journal_tools.build.verified import torch_version
+
+pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
+
+ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
+NOTEBOOK = "docs/notebooks/fixture_notebook.py"
+BADGE = re.compile(r'<p class="journal-verified[^"]*" data-verified="(?P<ok>true|false)">(?P<text>.*?)</p>', re.S)
+
+
+def run_page_tests(root: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))}
+    return subprocess.run([sys.executable, "-m", "pytest", "docs", "-p", "no:randomly", "-p", "no:cacheprovider", "-q"],
+                          cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def badges(root: Path, site: Path) -> dict[str, tuple[bool, str]]:
+    """Build ``root`` into ``site``; {entry, notebook: (verified?, badge text)}."""
+    proc = mkdocs_build(root, site)
+    assert proc.returncode == 0, proc.stdout
+    found = {}
+    for name, page in (("entry", next(site.glob("blog/2025/07/27/*/index.html"))),
+                       ("notebook", site / "notebooks" / "fixture_notebook" / "index.html")):
+        (m,) = BADGE.finditer(page.read_text(encoding="utf-8"))
+        found[name] = (m["ok"] == "true", re.sub(r"<[^>]+>", "", m["text"]))
+    return found
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    # notebooks rendered, not executed: the badge does not depend on it
+    return without_notebook_execution(fixture_project(tmp_path / "project"))
+
+
+STALE = "Not verified since the last change: make test runs this page's code."
+
+
+def edit(root: Path, rel: str, old: str | None = None, new: str = "") -> None:
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old is None or old in text, f"{old!r} not in {rel}"
+    path.write_text(text.replace(old, new, 1) if old else text + "\n# edited\n", encoding="utf-8")
+
+
+def test_badge_only_while_nothing_changed(project, tmp_path):
+    # Never tested: not verified.
+    assert badges(project, tmp_path / "s0") == {"entry": (False, STALE), "notebook": (False, STALE)}
+
+    tests = run_page_tests(project)
+    assert tests.returncode == 0, tests.stdout
+    shown = badges(project, tmp_path / "s1")
+    torch = torch_version()
+    assert shown["entry"][0] and re.fullmatch(
+        rf"Verified: 2 code blocks ran · 8 numbers checked · PyTorch {re.escape(torch)} · \d{{4}}-\d\d-\d\d", shown["entry"][1]), shown
+    assert shown["notebook"][0] and shown["notebook"][1].startswith("Verified: 2 code cells ran · 0 numbers checked"), shown
+
+    # Each edit, built without running the tests again, takes the badge away.
+    edit(project, ENTRY, "Weights $w_{ij}$ from scores", "Weights $w_{ij}$ from the scores")
+    assert badges(project, tmp_path / "s2") == {"entry": (False, STALE), "notebook": shown["notebook"]}
+
+    assert run_page_tests(project).returncode == 0
+    edit(project, "snippets/weights.py")  # included by the entry, imported by the notebook
+    assert [ok for ok, _ in badges(project, tmp_path / "s3").values()] == [False, False]
+
+    assert run_page_tests(project).returncode == 0
+    edit(project, "requirements.txt")
+    assert [ok for ok, _ in badges(project, tmp_path / "s4").values()] == [False, False]
+
+    # A run in which the page fails removes its entry: putting the text back does not bring the badge back.
+    assert run_page_tests(project).returncode == 0
+    assert [ok for ok, _ in badges(project, tmp_path / "s5").values()] == [True, True]
+    edit(project, ENTRY, "[[0.2689, 0.7311],", "[[0.2689, 0.7312],")
+    assert run_page_tests(project).returncode == 1
+    edit(project, ENTRY, "[[0.2689, 0.7312],", "[[0.2689, 0.7311],")
+    assert badges(project, tmp_path / "s6")["entry"][0] is False
+
+
+def test_workflow_builds_where_make_test_wrote_the_record():
+    """pages.yml: `make build` runs in the same job as `make test`, after it, with nothing
+    between them that removes .cache/ (where the record is)."""
+    workflow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text(encoding="utf-8"))
+    for job in workflow["jobs"].values():
+        runs = [step.get("run", "") for step in job.get("steps", [])]
+        builds = [i for i, run in enumerate(runs) if "make build" in run]
+        if not builds:
+            continue
+        tests = [i for i, run in enumerate(runs) if "make test" in run]
+        assert tests and tests[0] < builds[0], "make build must follow make test in the same job"
+        between = " ".join(runs[tests[0] + 1 : builds[0]])
+        assert "make clean" not in between and ".cache" not in between, between
+        return
+    pytest.fail("no job runs make build")

@@ -1,0 +1,517 @@
+"""Guards for journal_tools/compat: each touch of another library's internals still holds.
+
+One guard (or a few) per compat function. Each fails naming the library, its
+installed version and what changed, so that a Dependabot update of MkDocs,
+Material, mkdocs-jupyter, nbconvert, pymdown-extensions or Markdown that
+breaks a touch fails CI instead of publishing a broken site. Where the touch
+can be driven on the library's real code path (the live-reload server
+serving a request, nbconvert converting a notebook, Material rendering an
+excerpt), the guard does that rather than only looking for names.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import shutil
+import sys
+import threading
+import time
+import tomllib
+import urllib.error
+import urllib.request
+from importlib import metadata
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from packaging.requirements import Requirement
+
+from journal_tools.compat import CompatError, blog, installed, jupyter, livereload, pages, theme_overrides, theme_patches
+
+ROOT = Path(__file__).resolve().parents[3]
+PACKAGE = ROOT / "journal_tools"
+COMPAT = PACKAGE / "compat"
+WHY = "replace it (the guards of tests/toolkit/unit/test_compat.py)"
+
+
+def expect(condition, dist: str, what: str) -> None:
+    """Fail with ``<dist> <version>: <what>`` (no traceback: the message is the report)."""
+    if not condition:
+        pytest.fail(f"{installed(dist)}: {what}", pytrace=False)
+
+
+def params(func) -> list[str]:
+    return list(inspect.signature(func).parameters)
+
+
+# -- the ranges in pyproject.toml are the versions these guards were run on -----
+
+def _dependencies() -> list[Requirement]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [Requirement(r) for r in project["dependencies"]]
+
+
+def test_every_direct_dependency_is_bounded_above():
+    unbounded = [str(r) for r in _dependencies() if not any(s.operator in ("<", "<=", "==", "~=") for s in r.specifier)]
+    assert not unbounded, f"pyproject.toml: no upper bound on {', '.join(unbounded)}"
+
+
+def test_installed_versions_are_within_the_checked_ranges():
+    """`make setup` installs the package with --no-deps, so nothing else checks the ranges: a pin moved
+    past a bound (a Dependabot update) fails here until the guards below pass and the bound moves."""
+    outside = []
+    for req in _dependencies():
+        try:
+            version = metadata.version(req.name)
+        except metadata.PackageNotFoundError:
+            outside.append(f"{req.name} is not installed")
+            continue
+        if not req.specifier.contains(version, prereleases=True):
+            outside.append(f"{req.name} {version} is outside pyproject.toml's {req.specifier}")
+    assert not outside, ("; ".join(outside) + ": run tests/toolkit/unit/test_compat.py on it, fix what fails "
+                         "(journal_tools/compat), then move the bound")
+
+
+# -- one place: no other module touches another library's private names ----------
+
+def _third_party(module: str) -> bool:
+    top = module.split(".")[0]
+    return top != "journal_tools" and top not in sys.stdlib_module_names
+
+
+def _third_party_names(tree: ast.Module) -> set[str]:
+    """Names a module binds by importing another library (not journal_tools, not the standard library)."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names if _third_party(a.name)}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and _third_party(node.module or ""):
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def _private_touches(path: Path, root: Path = ROOT) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # The standard library's underscore names used here are documented API (os._exit): not a
+    # third party's internals, which is what this finder is for.
+    stdlib = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+              if a.name.split(".")[0] in sys.stdlib_module_names}
+    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} | {"self", "cls"} | stdlib
+    imported = _third_party_names(tree)
+    where = path.relative_to(root)
+    found = []
+    for node in sorted(ast.walk(tree), key=lambda n: getattr(n, "lineno", 0)):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__"):
+            base = node.value
+            if not (isinstance(base, ast.Name) and base.id in own) and not (
+                    isinstance(base, ast.Call) and getattr(base.func, "id", "") == "super"):
+                found.append(f"{where}:{node.lineno}: reads .{node.attr}")
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in imported:
+                    found.append(f"{where}:{node.lineno}: assigns {target.value.id}.{target.attr}")
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr" and node.args and \
+                isinstance(node.args[0], ast.Name) and node.args[0].id in imported:
+            found.append(f"{where}:{node.lineno}: setattr on {node.args[0].id}")
+    return found
+
+
+def test_no_module_outside_compat_touches_private_names():
+    found = [t for path in sorted(PACKAGE.rglob("*.py")) if COMPAT not in path.parents for t in _private_touches(path)]
+    assert not found, "route these through journal_tools/compat (with a guard here):\n" + "\n".join(found)
+
+
+def test_the_private_touch_finder_finds_them(tmp_path):
+    planted = tmp_path / "journal_tools" / "planted.py"
+    planted.parent.mkdir()
+    planted.write_text("import mkdocs_jupyter.plugin as jp\nfrom x import y\n\n"
+                       "def f(server):\n    server._epoch_cond.wait()\n    jp.key = 1\n    setattr(y, 'z', 2)\n"
+                       "    self._mine = super()._theirs = 3\n", encoding="utf-8")
+    assert _private_touches(planted, tmp_path) == ["journal_tools/planted.py:5: reads ._epoch_cond", "journal_tools/planted.py:6: assigns jp.key",
+                     "journal_tools/planted.py:7: setattr on y"]
+
+
+def test_every_compat_function_has_a_guard():
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    unguarded = []
+    for path in sorted(COMPAT.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = path.stem
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and module != "__init__" \
+                    and f"{module}.{node.name}(" not in tests:
+                unguarded.append(f"{module}.{node.name}")
+    assert not unguarded, f"compat functions no test calls: {', '.join(unguarded)}"
+
+
+# -- MkDocs: the live-reload server (compat/livereload.py) ------------------------
+
+@pytest.fixture
+def live_server(tmp_path):
+    """MkDocs' LiveReloadServer serving tmp_path on a free port, its build loop running; its builds counted."""
+    from mkdocs.livereload import LiveReloadServer
+
+    (tmp_path / "page").mkdir()
+    (tmp_path / "page" / "index.html").write_bytes(b"<html><body><p>built</p></body></html>")
+    builds = threading.Semaphore(0)
+    server = LiveReloadServer(builder=builds.release, host="127.0.0.1", port=0, root=str(tmp_path))
+    server.watch(str(tmp_path / "page"))  # as `mkdocs serve` does: with a watched path, pages get the script
+    thread = threading.Thread(target=server.serve, daemon=True)
+    thread.start()
+    while not server.serve_thread.is_alive():  # serve() starts it once the socket is bound
+        time.sleep(0.01)
+    server.builds = builds
+    yield server
+    server.shutdown()
+    thread.join(timeout=10)
+
+
+def _get(server, path: str) -> tuple[int, bytes]:
+    host, port = server.server_address[:2]
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}{path}", timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def test_livereload_server_has_what_compat_reads(live_server):
+    for name, kind in (("_epoch_cond", type(threading.Condition())), ("_rebuild_cond", type(threading.Condition())),
+                       ("_visible_epoch", int), ("_wanted_epoch", int), ("_want_rebuild", bool)):
+        expect(isinstance(getattr(live_server, name, None), kind), "mkdocs",
+               f"LiveReloadServer.{name} is not a {kind.__name__} (journal_tools/compat/livereload.py relies on it)")
+    expect(params(live_server._inject_js_into_html) == ["content", "epoch"], "mkdocs",
+           "LiveReloadServer._inject_js_into_html no longer takes (content, epoch)")
+
+
+def test_livereload_request_rebuild_runs_the_builder_and_moves_the_epoch(live_server):
+    before = livereload.visible_epoch(live_server)
+    livereload.request_rebuild(live_server)
+    expect(live_server.builds.acquire(timeout=10), "mkdocs",
+           "setting LiveReloadServer._want_rebuild under _rebuild_cond no longer starts a rebuild "
+           "(journal_tools/compat/livereload.py request_rebuild)")
+    for _ in range(100):  # the epoch moves once the builder has returned
+        if livereload.visible_epoch(live_server) > before:
+            break
+        time.sleep(0.05)
+    expect(livereload.visible_epoch(live_server) > before, "mkdocs",
+           "a finished rebuild no longer moves LiveReloadServer._visible_epoch (journal_tools/compat/livereload.py)")
+
+
+def test_livereload_script_is_the_one_the_server_gives_its_pages(live_server):
+    epoch = livereload.visible_epoch(live_server)
+    page = livereload.with_livereload_script(live_server, b"<html><body><p>x</p></body></html>", epoch)
+    expect(page.startswith(b"<html><body><p>x</p><script>") and page.endswith(b"</script></body></html>")
+           and f"livereload({epoch},".encode() in page, "mkdocs",
+           "LiveReloadServer._inject_js_into_html no longer puts the polling script for the epoch before </body>")
+    status, served = _get(live_server, "/page/")
+    expect(status == 200 and f"livereload({epoch},".encode() in served, "mkdocs",
+           "the server's own pages no longer carry the script with_livereload_script adds")
+
+
+def test_error_page_is_served_through_the_server_app(live_server, journal):
+    """journal_tools.serve.loop wraps the server's request handler (wsgiref's get_app/set_app) and serves
+    the build error with the live-reload script, on the real server."""
+    from journal_tools.serve import loop as serve
+    settings, _ = journal
+    state = serve.ServeState(settings)
+    serve.install_error_pages(live_server, state)
+    status, body = _get(live_server, "/page/")
+    assert status == 200 and b"built" in body
+    state.build_error = "docs/x.md:3: bad TeX"
+    status, body = _get(live_server, "/page/")
+    expect(status == 500 and b"docs/x.md:3: bad TeX" in body and b"livereload(" in body, "mkdocs",
+           f"the error page no longer comes through LiveReloadServer's app (got {status}: {body[:200]!r})")
+    assert _get(live_server, "/livereload/1/1")[0] == 200  # polling still reaches the server's own handler
+
+
+def test_a_missing_private_name_is_named_with_the_library_version():
+    with pytest.raises(CompatError, match=r"^mkdocs \d+\.\d+\S*: object has no '_rebuild_cond', .* ask for a rebuild"):
+        livereload.request_rebuild(object())
+
+
+# -- MkDocs: a page's render replaced on the instance (compat/pages.py) ------------
+
+def test_build_calls_render_through_the_page_instance():
+    import mkdocs.commands.build as build
+    from mkdocs.structure.pages import Page
+
+    expect(params(Page.render) == ["self", "config", "files"], "mkdocs", "Page.render no longer takes (config, files)")
+    expect("page.render(config, files)" in inspect.getsource(build), "mkdocs",
+           "mkdocs.commands.build no longer calls page.render(config, files) on the page: "
+           "a render replaced by journal_tools/compat/pages.py replace_render would not run")
+    page = SimpleNamespace(render=None)
+    pages.replace_render(page, len)
+    assert page.render is len
+
+
+# -- Material: the blog's excerpts read the post's Markdown (compat/blog.py) ---------
+
+@pytest.fixture
+def blog_post(journal):
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import File, Files
+    from mkdocs.structure.pages import Page
+
+    settings, write = journal
+    write("blog/posts/p.md", "---\ndate: 2025-01-02\ncategories: [Attention]\n---\n\n# Title\n\n"
+                             "Head $x^2$.\n\n<!-- more -->\n\nTail text.\n")
+    write("blog/index.md", "# Blog\n")
+    config = load_config(str(settings.config_file))
+    from material.plugins.blog.structure import Excerpt, Post
+
+    def file(uri):
+        return File(uri, config.docs_dir, config.site_dir, config.use_directory_urls)
+
+    post = Post(file("blog/posts/p.md"), config)
+    files = Files([post.file])
+    post.render(config, files)
+    return post, Excerpt(post, config, files), Page(None, file("blog/index.md"), config)
+
+
+def test_excerpt_is_rendered_from_the_post_markdown_when_the_view_renders(blog_post):
+    post, excerpt, view = blog_post
+    separator = "<!-- more -->"
+    assert "Tail text" in post.content
+    blog.keep_excerpt_source_only(post, separator)
+    assert post.markdown.endswith(f"{separator}\n\n...")
+    excerpt.render(view, separator)
+    expect("Head" in excerpt.content and "<math" in excerpt.content and "Tail" not in (excerpt.more or ""), "mkdocs-material",
+           "Excerpt.render no longer converts post.markdown as it is when the view renders: cutting it "
+           "(journal_tools/compat/blog.py) saves nothing, or the excerpt changed")
+    expect(excerpt.more, "mkdocs-material", "an excerpt cut after the separator no longer gets its 'Continue reading' link")
+
+
+def test_blog_reads_a_page_markdown_only_where_checked():
+    """Cutting a post's Markdown after its render is safe while Material reads it only before
+    (the post's own reading and on_page_markdown) and in Excerpt.render."""
+    import material.plugins.blog as blog_package
+
+    readers = set()
+    for path in Path(blog_package.__file__).parent.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+            for func in [n for n in cls.body if isinstance(n, ast.FunctionDef)]:
+                if any(isinstance(n, ast.Attribute) and n.attr == "markdown" and isinstance(n.ctx, ast.Load)
+                       for n in ast.walk(func)):
+                    readers.add(f"{cls.name}.{func.name}")
+    expect(readers == {"Post.__init__", "Excerpt.render", "BlogPlugin.on_page_markdown"}, "mkdocs-material",
+           f"the blog plugin reads a page's .markdown in {sorted(readers)}: check that none of the new places runs "
+           "after a post's on_page_content (journal_tools/compat/blog.py cuts it there)")
+
+
+# -- mkdocs-jupyter and nbconvert (compat/jupyter.py) --------------------------------
+
+@pytest.fixture
+def restore_jupyter(monkeypatch):
+    """Put mkdocs-jupyter's globals back after the test (the installs replace them)."""
+    import mkdocs_jupyter.nbconvert2 as nbconvert2
+    import mkdocs_jupyter.plugin as plugin
+
+    for module, name in ((nbconvert2, "HTMLExporter"), (nbconvert2, "SubCell"), (plugin, "_compute_cache_key")):
+        if hasattr(module, name):  # else compat raises before replacing anything
+            monkeypatch.setattr(module, name, getattr(module, name))
+
+
+def test_mkdocs_jupyter_has_the_globals_compat_replaces():
+    import mkdocs_jupyter.nbconvert2 as nbconvert2
+    import mkdocs_jupyter.plugin as plugin
+    from nbconvert.exporters.html import HTMLExporter
+    from nbconvert.preprocessors import Preprocessor
+
+    source = inspect.getsource(nbconvert2.nb2html)
+    expect("HTMLExporter(" in source and "[SubCell]" in source, "mkdocs-jupyter",
+           "nb2html no longer builds HTMLExporter and SubCell from its module globals (journal_tools/compat/jupyter.py)")
+    expect(issubclass(jupyter.original(nbconvert2, "HTMLExporter", WHY), HTMLExporter)
+           and issubclass(jupyter.original(nbconvert2, "SubCell", WHY), Preprocessor), "mkdocs-jupyter",
+           "mkdocs_jupyter.nbconvert2.HTMLExporter / SubCell are no nbconvert HTMLExporter / Preprocessor")
+    expect(params(jupyter.original(plugin, "_compute_cache_key", WHY)) == ["nb_path", "config", "exec_nb"]
+           and params(plugin._get_cache_path) == ["cache_dir", "cache_key"], "mkdocs-jupyter",
+           "plugin._compute_cache_key(nb_path, config, exec_nb) / _get_cache_path(cache_dir, cache_key) changed")
+    expect("_compute_cache_key(" in inspect.getsource(plugin.Plugin.on_pre_page), "mkdocs-jupyter",
+           "Plugin.on_pre_page no longer calls the module's _compute_cache_key: the snippet-aware key is not used")
+
+
+def test_nbconvert_calls_the_markdown2html_filter():
+    from nbconvert.exporters.html import HTMLExporter
+
+    expect(params(HTMLExporter.markdown2html) == ["self", "context", "source"], "nbconvert",
+           "HTMLExporter.markdown2html no longer takes (context, source)")
+    expect(("markdown2html", "markdown2html") in [(n, getattr(f, "__name__", "")) for n, f in HTMLExporter().default_filters()],
+           "nbconvert", "HTMLExporter no longer registers its own markdown2html method as the markdown2html filter")
+
+
+def _notebook(path: Path) -> Path:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    code = new_code_cell("print(1)")
+    code.outputs = [new_output("stream", name="stdout", text="tensor([1,\n"), new_output("stream", name="stdout", text="2])\n")]
+    nb = new_notebook(cells=[new_markdown_cell("# T\n\nInline $x^2$ and\n\n$$\n\\frac{a}{b}\n$$\n"), code],
+                      metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
+    nbformat.write(nb, path)
+    return path
+
+
+def test_notebook_pages_get_mathml_stable_ids_and_merged_streams(restore_jupyter, tmp_path):
+    """The real conversion path: mkdocs-jupyter's nb2html with the site's exporter and SubCell installed."""
+    from journal_site import FIXTURE
+    from mkdocs_jupyter.nbconvert2 import nb2html
+
+    from journal_tools.build import nbids, notebooks
+    from journal_tools.readers.settings import Settings
+
+    notebooks.install_markdown(Settings.load(FIXTURE / "mkdocs.yml"))
+    nbids.install()
+    html = nb2html(str(_notebook(tmp_path / "nb.ipynb")), execute=False)
+    expect(html.count("<math") == 2 and "$x^2$" not in html and "\\frac" not in html, "nbconvert",
+           "nbconvert no longer renders notebook Markdown cells through the exporter's markdown2html filter: "
+           "notebook pages would ship raw TeX (journal_tools/compat/jupyter.py replace_exporter)")
+    import nbformat
+
+    ids = [nbids.cell_id(i, c) for i, c in enumerate(nbformat.read(tmp_path / "nb.ipynb", as_version=4).cells)]
+    expect(all(f'id="cell-id={i}"' in html for i in ids), "mkdocs-jupyter",
+           "nb2html no longer runs the SubCell preprocessor it looks up: cell ids are random again "
+           "(journal_tools/compat/jupyter.py replace_subcell)")
+    expect("tensor([1,\n2])" in html, "nbconvert", "split stdout streams are no longer merged into one output")
+
+
+def _jupyter_plugin(tmp_path, **options):
+    from mkdocs_jupyter.plugin import Plugin
+
+    plugin = Plugin()
+    errors, warnings = plugin.load_config({"cache": True, "cache_dir": str(tmp_path / "cache"), **options})
+    expect(not errors and not warnings, "mkdocs-jupyter", f"its options changed: {errors or warnings} "
+           "(journal_tools/compat/jupyter.py reads cache, cache_dir, execute, execute_ignore)")
+    plugin.on_pre_build(config=None)
+    return plugin
+
+
+@pytest.mark.parametrize("options", [{"execute": True}, {"execute": True, "execute_ignore": ["*skip*"]}])
+def test_cache_path_is_the_one_mkdocs_jupyter_uses(restore_jupyter, tmp_path, options):
+    from journal_tools.build import notebook_cache
+    notebook_cache.install(tmp_path, "settings")  # the snippet-aware key, as the plugin installs it
+    nb = tmp_path / "skip.py"
+    nb.write_text("# %%\nprint(1)\n", encoding="utf-8")
+    plugin = _jupyter_plugin(tmp_path, **options)
+    page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(nb), src_path=nb.name), abs_url="/skip/")
+    plugin.on_pre_page(page, config=None, files=None)
+    ours = jupyter.cache_path(SimpleNamespace(plugins={"mkdocs-jupyter": plugin}), str(nb))
+    expect(plugin._used_cache_paths == {ours}, "mkdocs-jupyter",
+           f"its on_pre_page uses the cache entry {plugin._used_cache_paths}, journal_tools/compat/jupyter.py "
+           f"cache_path computes {ours}")
+    import mkdocs_jupyter.plugin as module
+
+    assert ours.name != module._get_cache_path("", jupyter.original(module, "_compute_cache_key", WHY)(
+        str(nb), plugin.config, plugin.config["execute"])).name  # the wrapped key, not the library's own
+
+
+def test_render_detached_writes_the_cache_and_leaves_the_page(restore_jupyter, tmp_path):
+    nb = tmp_path / "nb.py"
+    nb.write_text("# %% [markdown]\n# # T\n\n# %%\nprint(1)\n", encoding="utf-8")
+    plugin = _jupyter_plugin(tmp_path)
+    page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(nb), src_path=nb.name), abs_url="/nb/")
+    plugin.on_pre_page(page, config=None, files=None)
+    jupyter.render_detached(page.render, None, None)
+    path = jupyter.cache_path(SimpleNamespace(plugins={"mkdocs-jupyter": plugin}), str(nb))
+    expect(path.is_file() and "content" in json.loads(path.read_text(encoding="utf-8")), "mkdocs-jupyter",
+           "a notebook page's render, run on a stand-in page, no longer writes its cache entry")
+    expect(not hasattr(page, "content"), "mkdocs-jupyter", "a notebook page's render now touches more than its first argument")
+    with pytest.raises(CompatError, match="no bound method"):
+        jupyter.render_detached(len, None, None)
+
+
+def test_replacements_build_on_the_library_original(restore_jupyter):
+    import mkdocs_jupyter.nbconvert2 as nbconvert2
+
+    own = jupyter.original(nbconvert2, "SubCell", WHY)
+    jupyter.replace_subcell(lambda original: type("A", (original,), {}))
+    jupyter.replace_subcell(lambda original: type("B", (original,), {}))
+    assert nbconvert2.SubCell.__name__ == "B" and nbconvert2.SubCell.__mro__[1] is own
+    jupyter.replace_exporter(lambda original: original)
+    jupyter.wrap_cache_key(lambda original: original)
+    assert nbconvert2.HTMLExporter is jupyter.original(nbconvert2, "HTMLExporter", WHY)
+
+
+# -- Material: templates re-implemented or edited (compat/theme_overrides.py, theme_patches.py) --
+
+def test_overrides_match_the_installed_material():
+    for override in theme_overrides.OVERRIDES:
+        problems = theme_overrides.differences(override)
+        expect(not problems, "mkdocs-material", f"journal_tools/build/theme/{override.ours}: " + "\n".join(problems))
+    theme_overrides.check()
+
+
+def test_override_skeleton_keeps_tags_attributes_and_jinja():
+    lines = theme_overrides.skeleton('<a  class="b"\n href="{{ x.y }}" data-q="1">{% if z %}Text  here{% endif %}</a>{# c #}',
+                                     dropped=("a data-q",))
+    assert lines == ['<a class="b" href="{{ x.y }}">', "{% if z %}", "Text here", "{% endif %}", "</a>"]
+
+
+def _material_copy(tmp_path) -> Path:
+    copy = tmp_path / "material"
+    shutil.copytree(theme_patches.material_templates(), copy, ignore=shutil.ignore_patterns(".icons", "assets"))
+    return copy
+
+
+@pytest.mark.parametrize("name, old, new, caught", [
+    ("blog.html", '<header class="md-typeset">', '<header class="md-typeset" id="top">', "home.html"),
+    ("blog.html", '{% include "partials/post.html" %}', '{% include "partials/post-card.html" %}', "home.html"),
+    ("blog.html", "{% block container %}", "{% block main %}", "has no block 'container'"),
+    ("partials/source.html", '<div class="md-source__repository">', '<div class="md-source__repository" hidden>',
+     "partials/source.html"),
+])
+def test_a_changed_material_original_stops_the_build_naming_it(tmp_path, name, old, new, caught):
+    material = _material_copy(tmp_path)
+    text = (material / name).read_text(encoding="utf-8")
+    assert old in text
+    (material / name).write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/build/theme/") as err:
+        theme_overrides.check(material)
+    assert caught in str(err.value) and "Update journal_tools/build/theme/" in str(err.value)
+
+
+def test_an_unused_override_is_caught(tmp_path):
+    material = _material_copy(tmp_path)
+    for path in material.rglob("*.html"):
+        path.write_text(path.read_text(encoding="utf-8").replace('"partials/source.html"', '"partials/repo.html"'),
+                        encoding="utf-8")
+    with pytest.raises(theme_overrides.OverrideError, match="so ours is never used"):
+        theme_overrides.check(material)
+
+
+# -- pymdown-extensions and Markdown: what markdown_math and includes build on ----------
+
+def test_arithmatex_hooks_markdown_math_overrides():
+    import markdown
+    from pymdownx.arithmatex import BlockArithmatexProcessor, InlineArithmatexPattern
+
+    expect(params(BlockArithmatexProcessor.generic_output) == ["self", "parent", "math"], "pymdown-extensions",
+           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/readers/markdown_math.py overrides it)")
+    expect(params(InlineArithmatexPattern.handleMatch) == ["self", "m", "data"], "pymdown-extensions",
+           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/readers/markdown_math.py overrides it)")
+    md = markdown.Markdown(extensions=["journal_tools.readers.markdown_math"])
+    expect(hasattr(md.inlinePatterns["arithmatex-inline"], "compiled_re")
+           and hasattr(md.parser.blockprocessors["arithmatex-block"], "pattern"), "pymdown-extensions",
+           "arithmatex no longer registers 'arithmatex-inline' (compiled_re) and 'arithmatex-block' (pattern)")
+    html = md.convert("Inline $a^2$ and \\(b\\), escaped \\$5.\n\n$$\nc\n$$\n\n\\begin{align}\nx &= 1\n\\end{align}\n")
+    expect(html.count("<math") == 4 and "arithmatex" not in html and "$5" in html, "pymdown-extensions",
+           f"arithmatex's processors no longer hand every formula to journal_tools/readers/markdown_math.py: {html}")
+
+
+def test_snippet_preprocessor_methods_includes_uses(journal):
+    settings, _ = journal
+    pre = settings.snippet_preprocessor()
+    missing = [m for m in ("parse_snippet_target", "get_snippet_path", "run") if not callable(getattr(pre, m, None))]
+    expect(not missing, "pymdown-extensions", f"SnippetPreprocessor has no {', '.join(missing)} "
+           "(journal_tools/readers/includes.py locates each include's files with them)")
+    parsed = pre.parse_snippet_target("demo.py:two")
+    expect(isinstance(parsed, dict) and parsed.get("path") == "demo.py" and parsed.get("section") == "two",
+           "pymdown-extensions", f"SnippetPreprocessor.parse_snippet_target('demo.py:two') gives {parsed!r}")
+    found = pre.get_snippet_path("demo.py")
+    expect(found and Path(found) == settings.snippet_dirs[0] / "demo.py", "pymdown-extensions",
+           f"SnippetPreprocessor.get_snippet_path('demo.py') gives {found!r}")
+    expect(pre.run(['--8<-- "demo.py:two"']) == ["x = 2"], "pymdown-extensions",
+           "SnippetPreprocessor.run no longer expands one include line to the section's lines")
