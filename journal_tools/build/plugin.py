@@ -41,6 +41,7 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.toc import TableOfContents
 
 from journal_tools.build import (
     a11y,
@@ -60,6 +61,7 @@ from journal_tools.build import (
 )
 from journal_tools.build.incremental.steps import BuildCaches
 from journal_tools.build.incremental.store import Store
+from journal_tools.build.mistakes import Mistakes
 from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
 from journal_tools.readers import citations, fences, limits, markdown_math
 from journal_tools.readers.mathml import MathError
@@ -201,8 +203,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             options["bibliography"] = str(self.settings.bibliography)
 
     def on_pre_build(self, *, config):
-        """Start this build's record of the cited keys."""
+        """Start this build's record of the cited keys and of its render mistakes."""
         citations.restart_record()
+        self.render_mistakes = Mistakes()
 
     def on_nav(self, nav, *, config, files):
         """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
@@ -213,11 +216,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_files(self, files, *, config):
         """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
         site_assets.add_files(files, config, minify=self.config.slim_pages)
-        refs = []
+        refs, checks = [], Mistakes()
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
                 continue
-            refs += self._checked_page(Path(file.abs_src_path))
+            try:
+                refs += self._checked_page(Path(file.abs_src_path))
+            except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
+                checks.add(str(exc))
+        checks.stop_if_any()
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
@@ -262,11 +269,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     return self.caches.render(page, config, files, render)
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
-                raise PluginError(str(exc.located(rel, _source(page)))) from None
+                return self._render_failed(page, str(exc.located(rel, _source(page))))
             except Exception as exc:
                 if type(exc).__name__ != "CellExecutionError":
                     raise
-                raise PluginError(validate.notebook_cell_message(exc, page.file.abs_src_path, rel)) from None
+                return self._render_failed(page, validate.notebook_cell_message(exc, page.file.abs_src_path, rel))
 
         pages.replace_render(page, checked_render)
         if self.serve_state is not None and notebooks.is_notebook_page(page) and hasattr(render, "__func__"):
@@ -274,8 +281,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 page, render, jupyter.cache_path(config, page.file.abs_src_path), checked_render))
         return page
 
+    def _render_failed(self, page, message: str) -> None:
+        """A page whose render failed: noted, given empty content; the build stops in on_env."""
+        self.render_mistakes.add(message)
+        page.content, page.toc = "", TableOfContents([])
+
     def on_env(self, env, *, config, files):
-        """Keep compiled templates between builds (MkDocs makes a new Jinja environment each build).
+        """Stop at the mistakes found while rendering pages, all of them; else keep compiled templates
+        between builds (MkDocs makes a new Jinja environment each build).
 
         Compiling Material's 60-odd templates took about a third of a warm
         rebuild; Jinja's own bytecode cache, keyed on each template's source,
@@ -283,6 +296,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """
         import jinja2
 
+        self.render_mistakes.stop_if_any()
         folder = self.settings.cache_dir / "jinja"
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -142,6 +142,30 @@ def test_malformed_tex(pristine, tmp_path):
     assert "\\frac{a}{" in line and "at character 9: Expected" in line
 
 
+def test_one_build_names_every_mistake(pristine, tmp_path):
+    """Two bad posts stop the build at the source checks with both named; fixed, two bad formulas
+    on two pages stop it after rendering with both named. The first line is the first mistake's."""
+    root = project_copy(pristine, tmp_path / "p")
+    no_date = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("categories:\n  - Attention\n"))
+    category = plant(root, "docs/blog/posts/2030-01-02-planted.md", post(f"date: {POST_DATE}\ncategories:\n  - Transformers\n"))
+    proc = mkdocs_build(root, tmp_path / "site")
+    assert proc.returncode != 0, proc.stdout
+    assert build_problem(proc.stdout, root).startswith(f"{no_date}:1: post has no date"), proc.stdout
+    assert first_line_naming(proc.stdout, f"{category}:4:"), proc.stdout
+    assert "(2 mistakes in 2 files, found in one build)" in proc.stdout, proc.stdout
+
+    plant(root, no_date, post(VALID_FRONT))
+    plant(root, category, post(VALID_FRONT))
+    tex = "# Planted\n\nBroken $\\frac{a}{$ here.\n"
+    first, second = plant(root, "docs/planted-tex-a.md", tex), plant(root, "docs/planted-tex-b.md", tex)
+    proc = mkdocs_build(root, tmp_path / "site")
+    assert proc.returncode != 0, proc.stdout
+    problems = [first_line_naming(proc.stdout, f"{rel}:3:") for rel in (first, second)]
+    assert all(problems) and "(2 mistakes in 2 files, found in one build)" in proc.stdout, proc.stdout
+    assert build_problem(proc.stdout, root).startswith(f"{first}:3:"), proc.stdout
+    print(f"\n[bad input] {problems}")
+
+
 def test_unknown_citation_key(pristine, tmp_path, page_run):
     root = project_copy(pristine, tmp_path / "p")
     text, needle = PAGES["cites-unknown.md"]
