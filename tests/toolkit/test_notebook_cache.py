@@ -14,6 +14,8 @@ from journal_site import FIXTURE, fixture_project
 
 from journal_tools.build import notebook_cache
 
+pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
+
 USES_SNIPPET = """# %% [markdown]
 # # Uses a snippet
 
@@ -23,8 +25,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd() / "snippets"))
 from weights import softmax_rows
-
-pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
 print(softmax_rows)
 """
