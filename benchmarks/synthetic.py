@@ -80,7 +80,12 @@ The next entry picks up {TOPICS[(i + 1) % len(TOPICS)]}.
 
 
 def make_project(base: Path, dest: Path, n: int) -> Path:
-    shutil.copytree(base, dest, symlinks=True, ignore=shutil.ignore_patterns("site*", "profile*", "mkdocs.bench-*"))
+    top_level = shutil.ignore_patterns("site*", "profile*", "mkdocs.bench-*")  # the base's outputs, not site_assets.py
+
+    def ignore(folder, names):
+        return top_level(folder, names) if Path(folder) == Path(base) else set()
+
+    shutil.copytree(base, dest, symlinks=True, ignore=ignore)
     posts = dest / "docs" / "blog" / "posts"
     posts.mkdir(parents=True, exist_ok=True)
     for i in range(n):
