@@ -21,6 +21,8 @@ from __future__ import annotations
 import datetime as dt
 from html.parser import HTMLParser
 
+from markupsafe import Markup
+
 from journal_tools.build.feeds import excerpt_html
 from journal_tools.readers.settings import Settings
 
@@ -214,13 +216,16 @@ def describe(page, html: str, settings: Settings, site_name: str) -> None:
         return
     description = str(page.meta.get("description") or summary(plain_text(excerpt)))
     page.meta["description"] = description
+    # page.title is HTML text (a heading's "&amp;" stays an entity): as plain text, the way
+    # Material's <title> shows it (striptags, which also resolves entities); the template escapes it once.
+    title = Markup(page.title or site_name).striptags()
     tags = [("property", "og:type", "article"), ("property", "og:site_name", site_name),
-            ("property", "og:title", page.title or site_name), ("property", "og:description", description)]
+            ("property", "og:title", title), ("property", "og:description", description)]
     if page.canonical_url:
         tags.append(("property", "og:url", page.canonical_url))
     published = _published(page)
     if published is not None:
         tags.append(("property", "article:published_time", _iso(published)))
-    tags += [("name", "twitter:card", "summary"), ("name", "twitter:title", page.title or site_name),
+    tags += [("name", "twitter:card", "summary"), ("name", "twitter:title", title),
              ("name", "twitter:description", description)]
     page.meta[META_KEY] = tags

@@ -82,3 +82,13 @@ def test_the_authors_description_wins_and_no_excerpt_means_no_preview():
     bare = _post()
     preview.describe(bare, "<p>No separator.</p>", _settings(), "The journal")
     assert bare.meta == {}
+
+
+def test_a_title_with_an_entity_previews_as_its_text():
+    """A heading's title is HTML text ("&amp;" for the "&" make new writes escaped): the tags hold the
+    text the <title> shows, so the template's escaping gives "&amp;", not "&amp;amp;"."""
+    page = _post()
+    page.title = "Keys &amp; values <em>by hand</em>"
+    preview.describe(page, HTML, _settings(), "The journal")
+    titles = {name: content for _, name, content in page.meta[preview.META_KEY] if name.endswith(":title")}
+    assert titles == {"og:title": "Keys & values by hand", "twitter:title": "Keys & values by hand"}
