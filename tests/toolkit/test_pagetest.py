@@ -88,34 +88,21 @@ def test_block_that_raises_names_page_line_and_type(site):
     assert "raise ValueError" in result.stdout.str()
 
 
-def test_titled_fence_is_run(site):
-    append(site, '```python title="planted.py"\n1 / 0\n```\n')
-    failed_with(run(site), ENTRY_NAME, "ZeroDivisionError")
+# One planted block each: the page test must fail on it, naming the entry and what went wrong.
+PLANTED_FAILURES = {
+    "titled fence is run": ('```python title="planted.py"\n1 / 0\n```\n', ("ZeroDivisionError",)),
+    "py fence is run": ("```py\nassert 1 == 2, 'planted assert'\n```\n", ("AssertionError: planted assert",)),
+    "fence in admonition is run": ('!!! note "Inside"\n    ```python\n    raise KeyError("in admonition")\n    ```\n', ("KeyError",)),
+    "missing snippet include fails": ('```python\n--8<-- "no_such_file.py"\n```\n', ("no_such_file.py", "could not be found")),
+    "include escaping snippets dir fails": ('```python\n--8<-- "../mkdocs.yml"\n```\n', ("../mkdocs.yml",)),
+    "malformed display formula fails": ("$$\n\\frac{a}{\n$$\n", ("bad TeX",)),
+}
 
 
-def test_py_fence_is_run(site):
-    append(site, "```py\nassert 1 == 2, 'planted assert'\n```\n")
-    failed_with(run(site), ENTRY_NAME, "AssertionError: planted assert")
-
-
-def test_fence_in_admonition_is_run(site):
-    append(site, '!!! note "Inside"\n    ```python\n    raise KeyError("in admonition")\n    ```\n')
-    failed_with(run(site), ENTRY_NAME, "KeyError")
-
-
-def test_missing_snippet_include_fails(site):
-    append(site, '```python\n--8<-- "no_such_file.py"\n```\n')
-    failed_with(run(site), ENTRY_NAME, "no_such_file.py", "could not be found")
-
-
-def test_include_escaping_snippets_dir_fails(site):
-    append(site, '```python\n--8<-- "../mkdocs.yml"\n```\n')
-    failed_with(run(site), ENTRY_NAME, "../mkdocs.yml")
-
-
-def test_malformed_display_formula_fails(site):
-    append(site, "$$\n\\frac{a}{\n$$\n")
-    failed_with(run(site), ENTRY_NAME, "bad TeX")
+@pytest.mark.parametrize("planted, needles", PLANTED_FAILURES.values(), ids=PLANTED_FAILURES.keys())
+def test_planted_block_fails_naming_the_entry(site, planted, needles):
+    append(site, planted)
+    failed_with(run(site), ENTRY_NAME, *needles)
 
 
 def test_changed_digit_in_expected_output_fails(site):
