@@ -6,14 +6,14 @@ the Makefile's font rule): a CI run that silently skipped them would prove nothi
 
 from __future__ import annotations
 
-import os
-
 import pytest
+
+from journal_tools.readers.settings import env_flag
 
 
 def in_ci() -> bool:
     """Is this a CI run (CI=true, as GitHub Actions and .ci/run set it)?"""
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    return env_flag("CI")
 
 
 def require(present: bool, reason: str) -> None:

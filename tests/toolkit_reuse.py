@@ -34,6 +34,8 @@ from pathlib import Path
 import pytest
 from suite_parts import JOURNAL_FIXTURES, TOOLKIT_INPUTS, is_journal
 
+from journal_tools.readers.settings import env_flag
+
 RECORD = Path(".cache") / "test-results" / "toolkit.json"
 _SKIP_PARTS = {"__pycache__", ".pytest_cache"}
 # Options that run part of the suite, or do something else than run it: such a run
@@ -96,10 +98,6 @@ def write_record(root: Path, record: dict) -> None:
     os.replace(partial, path)
 
 
-def _set(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
-
-
 def partial_reason(config: pytest.Config) -> str | None:
     """Why this run is not the whole suite as `make test` runs it (None: it is)."""
     if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
@@ -118,8 +116,8 @@ def decide(config: pytest.Config) -> dict:
     record = None if partial else read_record(root)
     if partial:
         why = f"partial run ({partial}): no record written"
-    elif _set("FRESH") or _set("CI"):
-        why = "FRESH" if _set("FRESH") else "CI"
+    elif env_flag("FRESH") or env_flag("CI"):
+        why = "FRESH" if env_flag("FRESH") else "CI"
     elif record is None:
         why = "no record"
     elif record["digest"] != current:

@@ -17,19 +17,14 @@ re-run the toolkit's tests (``tests/toolkit_reuse.py``): a fresh clone has no
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from journal_tools.build.incremental import fingerprint
-from journal_tools.readers.settings import Settings
+from journal_tools.readers.settings import Settings, env_flag
 
 __all__ = ["RenderChecks"]
 
 FOLDER = "render-checks"
-
-
-def _set(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
 class RenderChecks:
@@ -37,7 +32,7 @@ class RenderChecks:
 
     def __init__(self, settings: Settings, *, enabled: bool | None = None):
         self.folder = settings.cache_dir / FOLDER
-        self.enabled = not (_set("FRESH") or _set("CI")) if enabled is None else enabled
+        self.enabled = not (env_flag("FRESH") or env_flag("CI")) if enabled is None else enabled
         h = fingerprint.hasher()
         h.update(fingerprint.toolkit_code())
         h.update(settings.markdown_key().encode())

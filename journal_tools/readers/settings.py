@@ -41,6 +41,7 @@ from mkdocs.utils import yaml_load
 from journal_tools.readers import citations, limits
 
 __all__ = [
+    "env_flag",
     "BlogSettings", "ConfigError", "Seconds", "Settings", "config_line", "config_message_line", "find_root",
     "locate_config_message", "read_yaml",
 ]
@@ -52,6 +53,14 @@ JUPYTER = "mkdocs-jupyter"
 JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")  # mkdocs-jupyter's default
 JOURNAL = "journal"
 TIMEOUT_OPTION = "block_timeout"
+
+
+def env_flag(name: str) -> bool:
+    """Is the environment variable ``name`` (FRESH, CI) switched on? Set and not empty, 0, false or no.
+
+    One reading for every place that asks: the toolkit's test reuse, the remembered render
+    checks and the prerequisite checks must agree on what ``CI=false`` means."""
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
 class ConfigError(Exception):
