@@ -45,6 +45,11 @@ TOOLKIT_INPUTS = (
     ".cache/fonts/",
 )
 
+# Inside those, what a build writes for the site it builds: the subsets of the installed
+# math font made for the characters the pages use (journal_tools/build/fonts.py SUBSET_DIR).
+# A new entry with a new symbol makes a new subset; the toolkit's tests do not read it.
+TOOLKIT_OUTPUTS = (".cache/fonts/subset/",)
+
 
 def is_journal(rel: str) -> bool:
     """Is the file or test id ``rel`` (relative to the project root, with /) part of the journal?"""

@@ -32,7 +32,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from suite_parts import JOURNAL_FIXTURES, TOOLKIT_INPUTS, is_journal
+from suite_parts import JOURNAL_FIXTURES, TOOLKIT_INPUTS, TOOLKIT_OUTPUTS, is_journal
 
 from journal_tools.readers.settings import env_flag
 
@@ -57,7 +57,7 @@ def input_files(root: Path) -> list[str]:
         for path in paths:
             rel = path.relative_to(root).as_posix()
             if _SKIP_PARTS.isdisjoint(path.relative_to(root).parts) and not path.name.endswith(".pyc") \
-                    and not (entry == "tests/" and is_journal(rel)):
+                    and not (entry == "tests/" and is_journal(rel)) and not rel.startswith(TOOLKIT_OUTPUTS):
                 found.add(rel)
     return sorted(found)
 
