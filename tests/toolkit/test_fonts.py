@@ -60,6 +60,36 @@ def test_site_gets_a_smaller_subset_that_keeps_the_math_table(root, tmp_path):
             assert rec.VariantGlyph in glyphs
 
 
+def _vertical_construction(font, cp):
+    variants = font["MATH"].table.MathVariants
+    return dict(zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction)).get(font.getBestCmap()[cp])
+
+
+# A formula with a square root and a cube root: no radical sign in its text.
+ROOTS = ("<p><math><msqrt><mi>d</mi></msqrt><mo>+</mo>"
+         "<mroot><mi>x</mi><mn>3</mn></mroot></math></p>")
+
+
+def test_the_site_subset_keeps_the_radical_that_roots_draw(root, tmp_path):
+    """<msqrt>/<mroot> draw U+221A and its size variants and assembly parts from the font,
+    though the MathML text holds no radical sign: the subset a site gets keeps them all."""
+    codepoints = fonts.math_codepoints(ROOTS)
+    assert 0x221A in codepoints
+    whole = TTFont(str(next(p for p in ORIGINALS if p.suffix == ".woff")))
+    expected = _vertical_construction(whole, 0x221A)
+    assert expected is not None and expected.VariantCount > 1 and expected.GlyphAssembly is not None
+    for copy in fonts.copy_to_site(tmp_path / "site", root=root, codepoints=codepoints):
+        font = TTFont(str(copy))
+        assert 0x221A in font.getBestCmap(), f"{copy.name}: no radical sign"
+        got = _vertical_construction(font, 0x221A)
+        assert got is not None, f"{copy.name}: the radical has no size variants"
+        glyphs = set(font.getGlyphOrder())
+        assert got.VariantCount == expected.VariantCount
+        assert all(r.VariantGlyph in glyphs for r in got.MathGlyphVariantRecord)
+        assert len(got.GlyphAssembly.PartRecords) == len(expected.GlyphAssembly.PartRecords)
+        assert all(p.glyph in glyphs for p in got.GlyphAssembly.PartRecords)
+
+
 def test_subset_is_reused_until_the_font_changes(root):
     first = fonts.subset_files(root)
     mtimes = [p.stat().st_mtime_ns for p in first]
