@@ -18,7 +18,7 @@ before subsetting existed, the first build) writes a subset to
 ``.cache/fonts/subset/`` under the same file names, keeping the OpenType MATH
 table, every layout feature, and the glyphs the MATH table reaches (size
 variants and assembly parts of stretchy brackets, radicals, arrows),
-restricted to the Unicode blocks this site's maths uses (``SUBSET_RANGES``).
+restricted to the Unicode blocks a formula may use (``SUBSET_RANGES``).
 ``copy_to_site`` copies the subset when there is one. woff2 output needs the
 ``brotli`` module; without it only the woff subset is written (the
 stylesheet's woff2 source then fails and the browser uses the woff one).
@@ -28,7 +28,8 @@ holds (``math_codepoints``), with the math italic and bold forms browsers draw
 single letters in and the radical sign that ``<msqrt>``/``<mroot>`` draw, and
 the site gets a subset of just those (and of the glyphs the MATH table and the
 layout features reach from them), written once per set under
-``.cache/fonts/subset/<key>/``: 15 KB (woff2) instead of 80 KB for this journal.
+``.cache/fonts/subset/<key>/``: 15 KB (woff2) for this journal, instead of the 150 KB
+of the blocks or the 270 KB of the whole font.
 The blocks subset stays what the stylesheet's unicode-range declares.
 ``tests/journal/browser/test_formulas.py`` draws every formula of the built site
 with the served subset and with the whole font, and wants the same pixels.
@@ -53,7 +54,7 @@ FONT_SUFFIXES = (".woff2", ".woff")
 SUBSET_DIR = CACHE_DIR / "subset"
 STAMP_NAME = "subset.stamp"
 
-# Unicode blocks used by the maths on this site (inclusive ranges).
+# Unicode blocks a formula may draw from this font (inclusive ranges; the stylesheet's unicode-range).
 SUBSET_RANGES = (
     (0x0020, 0x007E),    # Basic Latin
     (0x00A0, 0x00FF),    # Latin-1 Supplement
@@ -64,17 +65,18 @@ SUBSET_RANGES = (
     (0x2190, 0x21FF),    # Arrows
     (0x2200, 0x22FF),    # Mathematical Operators
     (0x2300, 0x23FF),    # Miscellaneous Technical (bracket pieces, ceilings)
+    (0x25A0, 0x25FF),    # Geometric Shapes (\square, \triangle)
+    (0x27C0, 0x27FF),    # Miscellaneous Mathematical Symbols-A, Supplemental Arrows-A (angle brackets, long arrows)
+    (0x2900, 0x29FF),    # Supplemental Arrows-B, Miscellaneous Mathematical Symbols-B
     (0x2A00, 0x2AFF),    # Supplemental Mathematical Operators
-    # Of Mathematical Alphanumeric Symbols only what the journal's TeX yields:
-    # browsers draw a single-letter <mi> (x, W, \alpha) with the math italic
-    # forms, and \mathbf with the bold ones. The whole block weighs 54 KB more.
-    (0x1D400, 0x1D433),  # bold Latin
-    (0x1D434, 0x1D49B),  # italic and bold italic Latin
-    (0x1D6A8, 0x1D6E1),  # bold Greek
-    (0x1D6E2, 0x1D71B),  # italic Greek
+    # Mathematical Alphanumeric Symbols, the whole block: browsers draw a single-letter
+    # <mi> (x, W, \alpha) with the math italic forms, \mathbf with the bold ones,
+    # \mathbb{E} with the double-struck ones. A site's subset holds only the forms its
+    # pages use; a character outside these ranges would be drawn by another font.
+    (0x1D400, 0x1D7FF),
 )
 # Part of the stamp: change it when the subsetting rules change.
-SUBSET_RULES = "v2 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases"
+SUBSET_RULES = "v3 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases"
 
 
 _MATH = re.compile(r"<math\b.*?</math>", re.S)

@@ -40,7 +40,9 @@ def test_site_gets_a_smaller_subset_that_keeps_the_math_table(root, tmp_path):
     for copy in copies:
         assert copy.parent == tmp_path / "site" / fonts.SITE_FONT_DIR
         assert copy.name in originals  # same names: the stylesheet's URLs stay valid
-        assert copy.stat().st_size < 0.6 * originals[copy.name], (copy.name, copy.stat().st_size)
+        # Smaller, though it is every block a formula may use (a site's own subset is
+        # much smaller: test_the_site_subset_keeps_the_radical_that_roots_draw).
+        assert copy.stat().st_size < 0.9 * originals[copy.name], (copy.name, copy.stat().st_size)
         font = TTFont(str(copy))
         assert "MATH" in font
         variants = font["MATH"].table.MathVariants
@@ -78,7 +80,9 @@ def test_the_site_subset_keeps_the_radical_that_roots_draw(root, tmp_path):
     whole = TTFont(str(next(p for p in ORIGINALS if p.suffix == ".woff")))
     expected = _vertical_construction(whole, 0x221A)
     assert expected is not None and expected.VariantCount > 1 and expected.GlyphAssembly is not None
+    originals = {p.name: p.stat().st_size for p in ORIGINALS}
     for copy in fonts.copy_to_site(tmp_path / "site", root=root, codepoints=codepoints):
+        assert copy.stat().st_size < 0.1 * originals[copy.name], (copy.name, copy.stat().st_size)
         font = TTFont(str(copy))
         assert 0x221A in font.getBestCmap(), f"{copy.name}: no radical sign"
         got = _vertical_construction(font, 0x221A)

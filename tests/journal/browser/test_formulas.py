@@ -4,10 +4,12 @@ The oracle is the whole, unsubset font file that set-up installed from npm
 (``.cache/fonts/node_modules/...``): it shares no code with the subsetting. Each
 page that holds math is drawn twice at each width (390 and 1280 px): once as
 built, and once with the site's font URLs answered with the whole font's bytes
-(a Playwright route). The stylesheet, its unicode-range and the browser's layout
-are the same both times, so any pixel of a <math> element that differs is a
-glyph (a radical, a size variant, an assembly part, an accent, a math italic
-letter) that the served subset lacks or draws otherwise.
+(a Playwright route), its @font-face without the unicode-range, so that the
+whole font draws every character it has. The stylesheet and the browser's
+layout are otherwise the same both times, so any pixel of a <math> element that
+differs is a glyph (a radical, a size variant, an assembly part, an accent, a
+math italic letter) that the served subset lacks or draws otherwise, or a
+character the site's unicode-range leaves to another font.
 
 Both drawings must have fetched the font URL: a local math font (the stylesheet
 names a few in local()) would take over before it and leave nothing compared.
@@ -28,9 +30,11 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
-from journal_tools.build import fonts
+from journal_tools.build import fonts, site_assets
 
 WIDTHS = (390, 1280)
+STYLESHEET = re.compile(r"/" + re.escape(site_assets.site_uri("journal.css")) + r"(?:[?#].*)?$")
+UNICODE_RANGE = re.compile(r"unicode-range:[^;}]*;?")
 FONT_URL = re.compile(r"/" + re.escape(fonts.SITE_FONT_DIR.as_posix()) + r"/[^/?#]+\.woff2?(?:[?#].*)?$")
 
 # The math font loaded before anything is shot: with font-display: swap the
@@ -94,6 +98,11 @@ def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, by
         url = r.request.url
         if not url.startswith(server.origin + "/"):
             return r.abort()
+        if full_font is not None and STYLESHEET.search(url):
+            # The whole font drawn for every character it has: a character outside the
+            # unicode-range the site declares is drawn by another font on the site.
+            css = r.fetch().text()
+            return r.fulfill(status=200, body=UNICODE_RANGE.sub("", css), content_type="text/css")
         m = FONT_URL.search(url)
         if m is None:
             return r.continue_()
