@@ -76,7 +76,7 @@ SUBSET_RANGES = (
     (0x1D400, 0x1D7FF),
 )
 # Part of the stamp: change it when the subsetting rules change.
-SUBSET_RULES = "v3 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases"
+SUBSET_RULES = "v4 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date"
 
 
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
@@ -180,7 +180,7 @@ def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = 
     # Keep MATH (default drop_tables does not list it; make sure).
     options.drop_tables = [t for t in options.drop_tables if t != "MATH"]
     options.flavor = flavor
-    font = TTFont(str(source))
+    font = TTFont(str(source), recalcTimestamp=False)  # the source's date: the same bytes at every build
     subsetter = ft_subset.Subsetter(options=options)
     unicodes = set(codepoints) if codepoints is not None else {cp for lo, hi in SUBSET_RANGES for cp in range(lo, hi + 1)}
     subsetter.populate(unicodes=sorted(unicodes | _aliases(font, unicodes)))

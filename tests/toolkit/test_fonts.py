@@ -102,3 +102,12 @@ def test_subset_is_reused_until_the_font_changes(root):
     (root / fonts.SUBSET_DIR / fonts.STAMP_NAME).write_text("stale\n", encoding="utf-8")
     again = fonts.subset_files(root)
     assert again == first and (root / fonts.SUBSET_DIR / fonts.STAMP_NAME).read_text().strip() != "stale"
+
+
+def test_a_subset_has_the_same_bytes_whenever_it_is_made(tmp_path):
+    """Builds are reproducible: a subset made again (a fresh clone, a new symbol) carries the
+    whole font's date, not the time it was made (fontTools writes that into the head table)."""
+    source = next(p for p in ORIGINALS if p.suffix == ".woff")
+    subset = tmp_path / "subset.woff"
+    subset.write_bytes(fonts.subset_font(source, "woff", {ord("x"), 0x221A}))
+    assert TTFont(str(subset))["head"].modified == TTFont(str(source))["head"].modified
