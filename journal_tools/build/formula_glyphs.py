@@ -106,17 +106,22 @@ class _Font:
         from fontTools.ttLib import TTFont
 
         self.path = path
-        self.font = TTFont(str(path))
+        self.font = TTFont(str(path), lazy=True)  # only the glyphs and constructions asked for are read
         self.cmap = self.font.getBestCmap()
         self.glyphs = self.font.getGlyphSet()
         self.hmtx = self.font["hmtx"]
-        variants = self.font["MATH"].table.MathVariants if "MATH" in self.font else None
-        self.constructions = {}
-        for axis in ("Vert", "Horiz"):
-            coverage = getattr(variants, f"{axis}GlyphCoverage", None) if variants else None
-            if coverage is not None:
-                for glyph, construction in zip(coverage.glyphs, getattr(variants, f"{axis}GlyphConstruction")):
-                    self.constructions[(axis, glyph)] = construction
+        self.variants = self.font["MATH"].table.MathVariants if "MATH" in self.font else None
+        self._index: dict[str, dict[str, int]] = {}
+
+    def construction(self, axis: str, glyph: str):
+        """The glyph's MATH construction on ``axis`` ("Vert", "Horiz"), or None."""
+        coverage = getattr(self.variants, f"{axis}GlyphCoverage", None) if self.variants else None
+        if coverage is None:
+            return None
+        if axis not in self._index:
+            self._index[axis] = {name: i for i, name in enumerate(coverage.glyphs)}
+        i = self._index[axis].get(glyph)
+        return None if i is None else getattr(self.variants, f"{axis}GlyphConstruction")[i]
 
     def drawing(self, glyph: str):
         """The glyph's outline (components drawn in) and advance: equal in two fonts means
@@ -129,7 +134,7 @@ class _Font:
 
     def parts(self, axis: str, glyph: str):
         """The glyph's size variants and assembly parts on ``axis``, as drawings."""
-        construction = self.constructions.get((axis, glyph))
+        construction = self.construction(axis, glyph)
         if construction is None:
             return None
         variants = tuple(self.drawing(r.VariantGlyph) for r in construction.MathGlyphVariantRecord)
@@ -161,15 +166,17 @@ def _missing(cp: int, whole: _Font, served: _Font) -> str | None:
 _VERDICTS: dict[tuple[str, str], dict[int, str | None]] = {}
 
 
-def _verdicts(whole: Path, served: Path, cps: set[int]) -> dict[int, str | None]:
+def _verdicts(whole: Path, served: Path, cps: set[int], reference: dict[str, _Font]) -> dict[int, str | None]:
     key = tuple(hashlib.sha256(p.read_bytes()).hexdigest() for p in (served, whole))
     if key not in _VERDICTS and len(_VERDICTS) >= 4:
         _VERDICTS.pop(next(iter(_VERDICTS)))
     known = _VERDICTS.setdefault(key, {})
     todo = cps - known.keys()
     if todo:
-        reference, font = _Font(whole), _Font(served)
-        known.update({cp: _missing(cp, reference, font) for cp in todo})
+        if "whole" not in reference:  # read once for all served files
+            reference["whole"] = _Font(whole)
+        font = _Font(served)
+        known.update({cp: _missing(cp, reference["whole"], font) for cp in todo})
     return known
 
 
@@ -177,7 +184,8 @@ def check(pages: dict[str, set[Need]], whole: Path, served: list[Path]) -> list[
     """One line per page whose formulas need a glyph a served font file lacks (``pages``:
     page name -> ``needs`` of its HTML); empty when every one is there."""
     cps = {need.cp for found in pages.values() for need in found}
-    verdicts = {path.name: _verdicts(whole, path, cps) for path in served} if cps else {}
+    reference: dict[str, _Font] = {}
+    verdicts = {path.name: _verdicts(whole, path, cps, reference) for path in served} if cps else {}
     problems = []
     for page in sorted(pages):
         wrong = []
