@@ -22,7 +22,8 @@ plugins. What the plugin adds, each part its own module:
   no page cites, and a bad citation or BibTeX file names its file and line;
 - ``verified``: every entry and notebook page says what the last ``make test``
   proved about it, while the page and its code are unchanged since;
-- ``fonts``: the math font is copied into the site;
+- ``fonts``/``formula_glyphs``: the math font is copied into the site, cut to what
+  its formulas use, and a page whose formulas it cannot draw whole stops the build;
 - ``reproducible``: the build date is the last commit's;
 - ``incremental``: each page's Markdown render, excerpts, template output,
   search entries and reading time are reused while their inputs are unchanged
