@@ -22,7 +22,8 @@ plugins. What the plugin adds, each part its own module:
   no page cites, and a bad citation or BibTeX file names its file and line;
 - ``verified``: every entry and notebook page says what the last ``make test``
   proved about it, while the page and its code are unchanged since;
-- ``fonts``: the math font is copied into the site;
+- ``fonts``/``formula_glyphs``: the math font is copied into the site, cut to what
+  its formulas use, and a page whose formulas it cannot draw whole stops the build;
 - ``reproducible``: the build date is the last commit's;
 - ``incremental``: each page's Markdown render, excerpts, template output,
   search entries and reading time are reused while their inputs are unchanged
@@ -48,6 +49,7 @@ from journal_tools.build import (
     feeds,
     figures,
     fonts,
+    formula_glyphs,
     nbids,
     nbtoc,
     notebook_cache,
@@ -162,6 +164,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         rss.reset_between_builds(config, "serve" if self.serving else "build")
         self.figure_svgs = {}
         self.math_codepoints = set()
+        self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font
         self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
         self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
         if self.config.check_sources:
@@ -403,16 +406,18 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(-100)  # last: every other plugin's change to the page is in
     def on_post_page(self, output, *, page, config):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
-        output = self._final_html(output)
+        where = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.url
+        output = self._final_html(output, where)
         return output if self.serve_state is None else self._with_run_outcome(output, page)
 
     def on_post_template(self, output_content, *, template_name, config):
         """Static HTML templates (404.html) like pages; sitemap.xml left alone."""
-        return self._final_html(output_content) if template_name.endswith(".html") else output_content
+        return self._final_html(output_content, template_name) if template_name.endswith(".html") else output_content
 
-    def _final_html(self, html: str) -> str:
+    def _final_html(self, html: str, where: str) -> str:
         if self.config.math_font:
             self.math_codepoints |= fonts.math_codepoints(html)
+            self.formula_glyphs.add(where, html)
         if not self.config.slim_pages:
             return html
         return slim.unwrap_plain_code_spans(html)
@@ -427,10 +432,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.serve_state.notebooks.start_pending()
             self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
         self._list_uncited()
-        if self.config.math_font and not fonts.copy_to_site(config.site_dir, root=self.settings.root,
-                                                            codepoints=self.math_codepoints):
+        if not self.config.math_font:
+            return
+        served = fonts.copy_to_site(config.site_dir, root=self.settings.root, codepoints=self.math_codepoints)
+        if not served:
             log.info("math font not installed (python -m journal_tools.build.fonts install): "
                      "pages fall back to the reader's math font")
+        # A formula the served font cannot draw whole stops the build, naming its page.
+        problems = self.formula_glyphs.check(fonts.font_files(self.settings.root), served)
+        if problems:
+            raise PluginError("\n".join(problems))
 
     def _list_uncited(self) -> None:
         """Name the BibTeX entries this build cited nowhere (INFO: a notice that never fails --strict)."""
