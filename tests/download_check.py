@@ -1,6 +1,6 @@
 """Run an entry's downloads as a reader would and compare what they print with the page
 (journal_tools/build/downloads.py makes them; tests/journal/test_downloads.py and
-tests/toolkit/unit/test_downloads.py use this).
+tests/toolkit/unit/test_download_files.py use this).
 
 - ``<entry>.py`` runs in a fresh interpreter, its top-level statements in order in
   one ``__main__`` namespace, as ``python <entry>.py`` runs them; what each

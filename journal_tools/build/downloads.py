@@ -26,12 +26,14 @@ and the tests (``tests/journal/test_downloads.py``) both call :func:`make`.
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+from nbformat.v4 import nbjson
 
-from journal_tools.build.notebook_cache import follow_imports, imported_names_in_text
+from journal_tools.build.notebook_cache import imported_names_in_text
 from journal_tools.pagetest.outputs import matrix_numbers
 from journal_tools.pagetest.parse import SHELL_LANGS, Page, Step, parse_page
 from journal_tools.pagetest.run import SEED
@@ -110,34 +112,49 @@ def make(path: Path, settings: Settings, url: str | None = None) -> Download:
         header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
     setup = _setup_code(page, modules)
     script = _Script(header + [""] + setup.split("\n"))
-    cells = [nbformat.v4.new_markdown_cell(f"*The code of {where}, as its page tests run it.*", id="about"),
-             nbformat.v4.new_code_cell(setup.rstrip("\n"), id="setup")]
+    cells = [_markdown_cell(f"*The code of {where}, as its page tests run it.*", "about"), _code_cell(setup, "setup")]
     placed = []
     text_start = _body_start(page)
 
     def prose(start: int, stop: int) -> None:
         text = _prose(page, start, stop)
         if text:
-            cells.append(nbformat.v4.new_markdown_cell(text, id=f"text-{page.where(start).line}"))
+            cells.append(_markdown_cell(text, f"text-{page.where(start).line}"))
 
     for step in page.steps:
         prose(text_start, step.parts[0].fence.start)
         placed.append(_place(page, step, script, cells, prose))
         text_start = _after(step, step.parts[-1].fence.end) + 1
     prose(text_start, len(page.expanded.lines))
-    nb = nbformat.v4.new_notebook(cells=_title_first(cells), metadata={
+    nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(cells), "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"}})
-    nbformat.validate(nb)
-    return Download(path.stem, script.text(), nbformat.writes(nb) + "\n", placed)
+        "language_info": {"name": "python"}}})
+    # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
+    # second per entry at build time; tests/toolkit/unit/test_download_files.py validates the result.
+    return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed)
+
+
+def _code_cell(source: str, cell_id: str) -> dict:
+    return {"cell_type": "code", "id": cell_id, "metadata": {}, "execution_count": None, "outputs": [],
+            "source": source.rstrip("\n")}
+
+
+def _markdown_cell(source: str, cell_id: str) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
 
 
 # -- in the build (the only MkDocs of this module: imported where used) -----------------
 
 
-def add_files(files, config, settings: Settings) -> dict[Path, list]:
+# make serve rebuilds with new plugin objects: the last download of each post, by the digest of
+# everything it is made from (verified.page_digest: the page, its snippets, the pins), lives here.
+_LAST: dict[Path, tuple[str, Download]] = {}
+
+
+def add_files(files, config, settings: Settings, digest_of=None) -> dict[Path, list]:
     """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
-    A post the page tests cannot read gets none (its own test names the line)."""
+    A post the page tests cannot read gets none (its own test names the line). ``digest_of(src)``:
+    the page's digest, to reuse the download made from the same sources."""
     from mkdocs.structure.files import File
 
     from journal_tools.pagetest.parse import PageError
@@ -148,10 +165,16 @@ def add_files(files, config, settings: Settings) -> dict[Path, list]:
         src = Path(file.abs_src_path) if file.abs_src_path else None
         if src is None or src.suffix != ".md" or not settings.is_post(src):
             continue
-        try:
-            download = make(src, settings)
-        except (PageError, IncludeError):
-            continue
+        digest = digest_of(src) if digest_of is not None else None
+        if digest is not None and _LAST.get(src, ("",))[0] == digest:
+            download = _LAST[src][1]
+        else:
+            try:
+                download = make(src, settings)
+            except (PageError, IncludeError):
+                continue
+            if digest is not None:
+                _LAST[src] = (digest, download)
         if not download.placed:
             continue
         made[src] = [File.generated(config, f"{FOLDER}/{download.name}{ext}", content=text)
@@ -238,7 +261,7 @@ def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Place
         lines = script.add(code)
         run_lines = range(run_lines.start if run_lines else lines.start, lines.stop)
         cell_id = f"block-{page.where(part.fence.start).line}"
-        cells.append(nbformat.v4.new_code_cell(code.rstrip("\n"), id=cell_id))
+        cells.append(_code_cell(code, cell_id))
         ids.append(cell_id)
     return Placed(step, range(0) if reason else run_lines, ids)
 
@@ -269,27 +292,31 @@ def _checked_comment(page: Page, step: Step) -> str:
         out += ["# " + ln if ln else "#" for ln in step.expected_output.rstrip("\n").split("\n")]
     if step.math is not None:
         out.append(f"# The matrix at line {step.math.origin.line} holds the numbers printed, in order:")
-        out.append("# " + " ".join(matrix_numbers(step.math.tex)))
+        out += ["# " + ln for ln in textwrap.wrap(" ".join(matrix_numbers(step.math.tex)), 86)]
     return "\n".join(out) + ("\n" if out else "")
 
 
 def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str]]:
-    """(name, source) of each snippet module the page's code imports, each after those it imports."""
+    """(name, source) of each snippet module the page's code imports, followed through their
+    imports (as ``notebook_cache.follow_imports`` does), each after the modules it imports."""
     code = "\n".join(step.code for step in page.steps)
-    paths = {p.stem: p for p in follow_imports(imported_names_in_text(code), list(settings.snippet_dirs))}
-    ordered: list[str] = []
+    dirs = list(settings.snippet_dirs)
+    ordered: list[tuple[str, str]] = []
+    done: set[str] = set()
 
-    def visit(name: str, path: list[str]) -> None:
-        if name in ordered or name in path:
+    def visit(name: str) -> None:
+        path = next((d / f"{name}.py" for d in dirs if (d / f"{name}.py").is_file()), None)
+        if name in done or path is None:
             return
-        source = paths[name].read_text(encoding="utf-8")
-        for dep in sorted(imported_names_in_text(source) & set(paths)):
-            visit(dep, path + [name])
-        ordered.append(name)
+        done.add(name)  # before its imports: a cycle ends here
+        source = path.read_text(encoding="utf-8")
+        for dep in sorted(imported_names_in_text(source)):
+            visit(dep)
+        ordered.append((name, source))
 
-    for name in sorted(paths):
-        visit(name, [])
-    return [(name, paths[name].read_text(encoding="utf-8")) for name in ordered]
+    for name in sorted(imported_names_in_text(code)):
+        visit(name)
+    return ordered
 
 
 # -- the notebook's prose ---------------------------------------------------------------
@@ -345,6 +372,6 @@ def _title(page: Page) -> str:
 
 def _title_first(cells: list) -> list:
     """The page's opening prose (its title) above the set-up cells."""
-    if len(cells) > 2 and cells[2].cell_type == "markdown":
+    if len(cells) > 2 and cells[2]["cell_type"] == "markdown":
         return [cells[2], cells[0], cells[1], *cells[3:]]
     return cells

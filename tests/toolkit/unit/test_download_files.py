@@ -5,6 +5,7 @@ outputs; the same sources give the same bytes."""
 
 from __future__ import annotations
 
+import nbformat
 import pytest
 from download_check import notebook_problems, script_problems
 
@@ -100,6 +101,7 @@ def test_script_runs_each_block_as_its_test_does(block_page):
 
 def test_notebook_runs_each_block_as_its_test_does(block_page):
     made, page, folder, _ = block_page
+    nbformat.validate(nbformat.reads(made.notebook, as_version=4))  # the build writes it unchecked
     assert notebook_problems(folder / "blocks.ipynb", made, page) == []
 
 
