@@ -110,9 +110,13 @@ def make(path: Path, settings: Settings, url: str | None = None) -> Download:
               "# output the page checks, that output, as a comment. Run it: python <this file>"]
     if page.mode != "page":
         header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
-    setup = _setup_code(page, modules)
-    script = _Script(header + [""] + setup.split("\n"))
-    cells = [_markdown_cell(f"*The code of {where}, as its page tests run it.*", "about"), _code_cell(setup, "setup")]
+    setup, written_in = _setup_code(page, modules)
+    script = _Script(header + [""] + "".join([setup, *written_in]).split("\n"))
+    about = (f"*The code of {where}, as its page tests run it. First the state the tests start from"
+             + (", then the snippet modules the page imports, written in.*" if modules else ".*"))
+    head = [_markdown_cell(about, "about"), _code_cell(setup, "setup"),
+            *(_code_cell(code.lstrip("\n"), f"snippet-{name}") for (name, _), code in zip(modules, written_in))]
+    cells: list[dict] = []
     placed = []
     text_start = _body_start(page)
 
@@ -126,7 +130,7 @@ def make(path: Path, settings: Settings, url: str | None = None) -> Download:
         placed.append(_place(page, step, script, cells, prose))
         text_start = _after(step, step.parts[-1].fence.end) + 1
     prose(text_start, len(page.expanded.lines))
-    nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(cells), "metadata": {
+    nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(head, cells), "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"}}})
     # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
@@ -214,7 +218,8 @@ class _Script:
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
 
-def _setup_code(page: Page, modules: list[tuple[str, str]]) -> str:
+def _setup_code(page: Page, modules: list[tuple[str, str]]) -> tuple[str, list[str]]:
+    """The start state (and helpers), then one ``snippet_module(...)`` call per module."""
     imports = "import random\n\nimport numpy\nimport torch\n"
     if modules:
         imports = "import random\nimport sys\nimport types\n\nimport numpy\nimport torch\n"
@@ -225,9 +230,7 @@ def _setup_code(page: Page, modules: list[tuple[str, str]]) -> str:
     code = "\n\n\n".join(p.rstrip("\n") for p in parts if p) + "\n"
     if page.mode == "page":
         code += "\n\nstart_state()\n"
-    for name, source in modules:
-        code += f"\n# snippets/{name}.py\nsnippet_module({name!r}, {_quoted(source)})\n"
-    return code
+    return code, [f"\n# snippets/{name}.py\nsnippet_module({name!r}, {_quoted(source)})\n" for name, source in modules]
 
 
 def _quoted(source: str) -> str:
@@ -370,8 +373,8 @@ def _title(page: Page) -> str:
     return next((ln[2:].strip() for ln in page.expanded.lines if ln.startswith("# ")), "")
 
 
-def _title_first(cells: list) -> list:
-    """The page's opening prose (its title) above the set-up cells."""
-    if len(cells) > 2 and cells[2]["cell_type"] == "markdown":
-        return [cells[2], cells[0], cells[1], *cells[3:]]
-    return cells
+def _title_first(head: list, body: list) -> list:
+    """The page's opening prose (its title) above the set-up cells, when the page opens with prose."""
+    if body and body[0]["cell_type"] == "markdown":
+        return [body[0], *head, *body[1:]]
+    return head + body

@@ -119,3 +119,25 @@ def test_same_sources_same_bytes(block_page):
     made, _, _, (path, settings) = block_page
     again = make(path, settings)
     assert (again.script, again.notebook) == (made.script, made.notebook)
+
+
+def test_start_state_is_the_page_tests_own():
+    """start_state() in the downloads leaves random, NumPy and PyTorch as reset_global_state() does."""
+    import random
+
+    import numpy
+    import torch
+
+    from journal_tools.build.downloads import _START_STATE
+    from journal_tools.pagetest.run import reset_global_state
+
+    def state():
+        return (random.getstate(), numpy.random.get_state()[1].tolist(), torch.get_rng_state().tolist(),
+                str(torch.tensor([1 / 3, 12345.678])), torch.get_default_dtype())
+
+    reset_global_state()
+    tests = state()
+    random.seed(7), numpy.random.seed(7), torch.manual_seed(7), torch.set_printoptions(precision=2)
+    namespace = {"random": random, "numpy": numpy, "torch": torch}
+    exec(_START_STATE + "\nstart_state()\n", namespace)
+    assert state() == tests
