@@ -97,12 +97,12 @@ class Download:
     placed: list[Placed]
 
 
-def make(path: Path, settings: Settings, url: str | None = None) -> Download:
-    """The downloads of the page at ``path`` (``url``: its address on the site, named in the header)."""
+def make(path: Path, settings: Settings) -> Download:
+    """The downloads of the page at ``path``."""
     page = parse_page(path, settings)
     modules = _snippet_modules(page, settings)
     title = _title(page) or path.stem
-    where = url or page.path
+    where = page.path
     header = [f"# {title}", "#", f"# The code of {where},",
               "# as its page tests run it: every block, in page order, with the snippets it",
               "# includes. It needs only the journal's pinned packages (requirements.txt): the",
