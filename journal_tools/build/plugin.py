@@ -46,6 +46,7 @@ from mkdocs.structure.toc import TableOfContents
 
 from journal_tools.build import (
     a11y,
+    downloads,
     feeds,
     figures,
     fonts,
@@ -111,6 +112,10 @@ class JournalConfig(base.Config):
     PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
     the snippets it includes or imports and requirements.txt are unchanged since, else
     "not verified since the last change"."""
+
+    downloads = c.Type(bool, default=True)
+    """Next to each entry's badge, links to ``downloads/<entry>.py`` and ``<entry>.ipynb``: the
+    code its page tests run, snippet modules written in (``journal_tools/build/downloads.py``)."""
 
     slim_pages = c.Type(bool, default=True)
     """Drop the Pygments spans Material draws as plain code text (names, whitespace)
@@ -228,6 +233,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 checks.add(str(exc))
         checks.stop_if_any()
+        self.downloads = (downloads.add_files(files, config, self.settings, self._page_digest)
+                          if self.config.downloads else {})
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
             try:
@@ -342,7 +349,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if is_post:
             blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
-            html = self._badge(html, src)
+            html = self._badge(html, src, downloads.links_html(self.downloads.get(src), page.url))
         if is_post and self.caches is not None:
             self._cache_post_steps(page, html, config)
         return html
@@ -354,14 +361,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
             page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
 
-    def _badge(self, html: str, src: Path) -> str:
-        """The verified badge (or "not verified since the last change") under the title."""
+    def _badge(self, html: str, src: Path, links: str = "") -> str:
+        """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
         rel = self.settings.rel(src)
         entry = self.verified_record.get(rel)
         digest = self._page_digest(src)
         if entry is None or entry.digest != digest:
             log.info(f"{rel}: not verified since the last change (make test runs its code)")
-        return verified.add_badge(html, verified.badge_html(entry, digest))
+        return verified.add_badge(html, verified.badge_html(entry, digest) + links)
 
     def _page_digest(self, src: Path) -> str:
         """``verified.page_digest``, once per page per build (the badge and the serve loop both ask)."""

@@ -49,11 +49,12 @@ _ORIGINS: dict[str, list[Origin]] = {}
 class BlockError(Exception):
     """A step raised; ``report`` is the mapped traceback, ``origin`` the failing line."""
 
-    def __init__(self, origin: Origin, report: str, cause: BaseException | None = None):
+    def __init__(self, origin: Origin, report: str, cause: BaseException | None = None, printed: str | None = None):
         super().__init__(report)
         self.origin = origin
         self.report = report
         self.cause = cause
+        self.printed = printed  # what the step printed, when its output is what failed
 
 
 @dataclass
@@ -98,20 +99,20 @@ def _numbers_checked(step: Step) -> int:
     return shown + (len(matrix_numbers(step.math.tex)) if step.math is not None else 0)
 
 
-def reset_global_state() -> None:
+def reset_global_state(seed: int = SEED) -> None:
     """Same seeds and print options before every test, whatever ran before it."""
-    random.seed(SEED)
+    random.seed(seed)
     try:
         import numpy
 
-        numpy.random.seed(SEED)
+        numpy.random.seed(seed)
     except ImportError:  # numpy comes with torch here; a page without it needs no seed
         pass
     try:
         import torch
     except ImportError:
         return
-    torch.manual_seed(SEED)
+    torch.manual_seed(seed)
     torch.set_printoptions(profile="default")
     torch.set_default_dtype(torch.float32)
 
@@ -233,15 +234,16 @@ def _skip_reason(step: Step, namespace: dict) -> str | None:
 
 
 def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
-              on_step: Callable[[int], None] | None = None) -> ChainResult:
+              on_step: Callable[[int], None] | None = None, seed: int = SEED) -> ChainResult:
     """Run steps in order in one namespace, in a fresh temporary working directory.
 
     ``result`` is filled as steps finish, so a caller can count what ran
     before a failure. ``update``: when a list, mismatched outputs are recorded
     there (to be written back to the page) instead of failing. ``on_step(i)``
-    is called before step ``i`` starts (the sandbox starts its clock there).
+    is called before step ``i`` starts (the sandbox starts its clock there). ``seed``: the
+    start seed (``journal_tools.pagetest.reproducible`` runs a chain again from another).
     """
-    reset_global_state()
+    reset_global_state(seed)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     old_cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
@@ -274,7 +276,7 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
             check(page, step, printed)
         except OutputMismatch as mismatch:
             if update is None:
-                raise BlockError(mismatch.origin, str(mismatch)) from None
+                raise BlockError(mismatch.origin, str(mismatch), printed=printed) from None
             update.append(mismatch)
     return StepResult(step, "passed", stdout=printed)
 

@@ -68,7 +68,7 @@ DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack b
 # the rebuild the author waits for (its imports would compete for the same cores).
 SPARE_DELAY = 3.0
 # Imported once by the forkserver, so every worker forked from it has them.
-PRELOAD = ["journal_tools.pagetest.sandbox_worker", "journal_tools.pagetest.run", "numpy", "torch"]
+PRELOAD = ["journal_tools.pagetest.sandbox_worker", "journal_tools.pagetest.run", "journal_tools.pagetest.reproducible", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
 _RUNNER_FILES = {str(_HERE / "sandbox_worker.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}

@@ -162,8 +162,10 @@ def warm(progress, modules: list[str]) -> None:
 
 
 def chain(progress, page, steps, updating: bool):
-    """In the worker: run one chain; (step results, output updates, (origin, report) or None)."""
-    from journal_tools.pagetest.run import BlockError, ChainResult, run_chain
+    """In the worker: run one chain (and again from another seed where it has checked outputs:
+    ``reproducible``); (step results, output updates, (origin, report) or None)."""
+    from journal_tools.pagetest.reproducible import run_checked
+    from journal_tools.pagetest.run import BlockError, ChainResult
 
     result, updates, sent = ChainResult(), [] if updating else None, 0
 
@@ -173,7 +175,7 @@ def chain(progress, page, steps, updating: bool):
         sent = len(result.results)
 
     try:
-        run_chain(page, steps, result, updates, on_step)
+        run_checked(page, steps, result, updates, on_step)
     except BlockError as exc:
         return result.results[sent:], updates, (exc.origin, exc.report)
     return result.results[sent:], updates, None

@@ -209,6 +209,7 @@ def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
         candidates += [(f, n, line) for n, line in enumerate(text.split("\n"), start=1)]
     result = []
     pos = 0
+    rels = {f: _rel(f, root) for f in files}  # once per file, not per line (resolve() reads the disk)
     for line in expanded:
         body = line[len(space) :] if line.startswith(space) else line
         k = pos
@@ -218,7 +219,7 @@ def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
             result.append(Origin(rel_page, page_line))
             continue
         f, n, _ = candidates[k]
-        result.append(Origin(_rel(f, root), n, included_at=(rel_page, page_line)))
+        result.append(Origin(rels[f], n, included_at=(rel_page, page_line)))
         pos = k + 1
     return result
 

@@ -307,7 +307,8 @@ class _Head(HTMLParser):
 
 class _ExcerptText(HTMLParser):
     """The text of an entry page from the end of its title to its <!-- more --> (the excerpt as
-    the page shows it), the verified badge left out; formulas as their MathML's text."""
+    the page shows it), the verified badge and the download links after it left out; formulas as
+    their MathML's text."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -319,7 +320,8 @@ class _ExcerptText(HTMLParser):
         classes = (dict(attrs).get("class") or "").split()
         if self._state == "before" and tag == "h1":
             self._state = "title"
-        elif self._state == "excerpt" and (self._skip or "journal-verified" in classes or "headerlink" in classes):
+        elif self._state == "excerpt" and (self._skip or "headerlink" in classes
+                                           or {"journal-verified", "journal-downloads"} & set(classes)):
             self._skip += 1
 
     def handle_endtag(self, tag):

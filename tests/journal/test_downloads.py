@@ -1,0 +1,62 @@
+"""Each entry's code to take home, as the built site serves it (journal_tools/build/downloads.py).
+
+For every entry of the session build: its page links ``downloads/<entry>.py`` and
+``<entry>.ipynb`` next to the badge; the files are what ``downloads.make`` gives
+for the entry's sources (so the map of blocks below is theirs); and each,
+run as a reader runs it (the script in a fresh process, the notebook with
+nbclient in a fresh kernel: tests/download_check.py), prints every checked
+output of the page. A failure names the download's file and line and the page's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from download_check import notebook_problems, script_problems
+
+from journal_tools.build import downloads
+from journal_tools.pagetest.parse import parse_page
+from journal_tools.readers.settings import Settings
+
+ENTRIES = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "docs" / "blog" / "posts").glob("*.md"))
+
+
+def _made(built, name: str):
+    settings = Settings.load(built.project / "mkdocs.yml")
+    src = built.project / "docs" / "blog" / "posts" / name
+    return downloads.make(src, settings), parse_page(src, settings)
+
+
+def _entry_html(built, stem: str) -> str:
+    pages = [p for p in built.site.joinpath("blog").rglob("index.html") if f"downloads/{stem}.py" in p.read_text(encoding="utf-8")]
+    assert len(pages) == 1, f"{stem}: {len(pages)} built pages link downloads/{stem}.py (one entry page should)"
+    return pages[0].read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ENTRIES)
+def test_entry_links_its_downloads_next_to_the_badge(built, name):
+    stem = name[:-3]
+    html = _entry_html(built, stem)
+    badge = re.search(r'<p class="journal-verified[^"]*"[^>]*>.*?</p>\s*<p class="journal-downloads">(.*?)</p>', html, re.S)
+    assert badge, f"{name}: no download links right after the verified badge"
+    for ext in (".py", ".ipynb"):
+        assert f'download="{stem}{ext}"' in badge.group(1), f"{name}: the badge's links miss {stem}{ext}"
+    made, _ = _made(built, name)
+    assert (built.site / "downloads" / f"{stem}.py").read_text(encoding="utf-8") == made.script
+    assert (built.site / "downloads" / f"{stem}.ipynb").read_text(encoding="utf-8") == made.notebook
+
+
+@pytest.mark.parametrize("name", ENTRIES)
+def test_script_prints_what_the_page_shows(built, name):
+    made, page = _made(built, name)
+    problems = script_problems(built.site / "downloads" / f"{name[:-3]}.py", made, page)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", ENTRIES)
+def test_notebook_prints_what_the_page_shows(built, name):
+    made, page = _made(built, name)
+    problems = notebook_problems(built.site / "downloads" / f"{name[:-3]}.ipynb", made, page)
+    assert not problems, "\n".join(problems)

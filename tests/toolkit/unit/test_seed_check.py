@@ -1,0 +1,76 @@
+"""A checked output that depends on the seed the page tests start from fails at its block,
+saying so (journal_tools/pagetest/reproducible.py); a page that seeds itself passes."""
+
+from __future__ import annotations
+
+import pytest
+
+from journal_tools.pagetest.outputs import OutputMismatch
+from journal_tools.pagetest.parse import parse_page
+from journal_tools.pagetest.reproducible import run_checked
+from journal_tools.pagetest.run import BlockError, ChainResult, reset_global_state
+
+torch = pytest.importorskip("torch", reason="the seeds in question are PyTorch's")
+
+DROPOUT = "print(torch.nn.Dropout(0.5)(torch.ones(2, 4)))"
+
+
+def _seed0_output() -> str:
+    """What the block prints from the page tests' own start seed."""
+    reset_global_state()
+    return str(torch.nn.Dropout(0.5)(torch.ones(2, 4)))
+
+
+def _page(journal, name: str, seed_line: str, shown: str, mode: str = "block"):
+    settings, write = journal
+    text = (f"---\ndoctest: {mode}\n---\n\n```python\nimport torch\n{seed_line}{DROPOUT}\n```\n\n"
+            f"<!--pytest-codeblocks:expected-output-->\n\n```text\n{shown}\n```\n\n"
+            "```python\nprint(1 + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```text\n2\n```\n")
+    return parse_page(write(name, text), settings)
+
+
+@pytest.mark.parametrize("mode", ["block", "page"])
+def test_unseeded_output_fails_at_its_block_naming_the_seed(journal, mode):
+    page = _page(journal, "d.md", "", _seed0_output(), mode)
+    with pytest.raises(BlockError) as info:
+        run_checked(page, page.steps if mode == "page" else page.steps[:1], ChainResult())
+    first = str(info.value).split("\n")[0]
+    assert first.startswith("docs/d.md:5: the output checked at line 12 changes with the seed the tests start from")
+    assert "from seed 0: tensor([[" in str(info.value) and "from seed 1: tensor([[" in str(info.value)
+    assert "never sets a seed before this block" in str(info.value)
+    assert "update-outputs" not in str(info.value)
+
+
+def test_unseeded_output_with_other_numbers_is_the_seed_not_a_mismatch(journal):
+    """Output pasted from the author's own run (not seed 0): still the seed message, no update hint."""
+    page = _page(journal, "o.md", "", "tensor([[9., 9., 9., 9.],\n        [9., 9., 9., 9.]])")
+    with pytest.raises(BlockError) as info:
+        run_checked(page, page.steps[:1], ChainResult())
+    assert "changes with the seed the tests start from" in str(info.value).split("\n")[0]
+    assert "update-outputs" not in str(info.value)
+
+
+def test_update_outputs_does_not_rewrite_an_unseeded_output(journal):
+    page = _page(journal, "u.md", "", "tensor([[9., 9., 9., 9.],\n        [9., 9., 9., 9.]])", "page")
+    updates: list[OutputMismatch] = []
+    with pytest.raises(BlockError, match="changes with the seed"):
+        run_checked(page, page.steps, ChainResult(), updates)
+    assert updates == []
+
+
+def test_seeded_page_passes(journal):
+    seed = "torch.manual_seed(123)\n"
+    reset_global_state()
+    torch.manual_seed(123)
+    shown = str(torch.nn.Dropout(0.5)(torch.ones(2, 4)))
+    page = _page(journal, "s.md", seed, shown, "page")
+    result = run_checked(page, page.steps, ChainResult())
+    assert [r.status for r in result.results] == ["passed", "passed"]
+
+
+def test_a_plain_mismatch_still_advises_update_outputs(journal):
+    settings, write = journal
+    page = parse_page(write("m.md", "```python\nprint(3)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n"
+                                    "```text\n4\n```\n"), settings)
+    with pytest.raises(BlockError, match="make update-outputs"):
+        run_checked(page, page.steps, ChainResult())
