@@ -150,15 +150,10 @@ def _markdown_cell(source: str, cell_id: str) -> dict:
 # -- in the build (the only MkDocs of this module: imported where used) -----------------
 
 
-# make serve rebuilds with new plugin objects: the last download of each post, by the digest of
-# everything it is made from (verified.page_digest: the page, its snippets, the pins), lives here.
-_LAST: dict[Path, tuple[str, Download]] = {}
-
-
-def add_files(files, config, settings: Settings, digest_of=None) -> dict[Path, list]:
+def add_files(files, config, settings: Settings) -> dict[Path, list]:
     """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
-    A post the page tests cannot read gets none (its own test names the line). ``digest_of(src)``:
-    the page's digest, to reuse the download made from the same sources."""
+    A post the page tests cannot read gets none (its own test names the line). Made afresh at every
+    build: a few milliseconds an entry, and ``make serve`` builds only its recent window."""
     from mkdocs.structure.files import File
 
     from journal_tools.pagetest.parse import PageError
@@ -169,16 +164,10 @@ def add_files(files, config, settings: Settings, digest_of=None) -> dict[Path, l
         src = Path(file.abs_src_path) if file.abs_src_path else None
         if src is None or src.suffix != ".md" or not settings.is_post(src):
             continue
-        digest = digest_of(src) if digest_of is not None else None
-        if digest is not None and _LAST.get(src, ("",))[0] == digest:
-            download = _LAST[src][1]
-        else:
-            try:
-                download = make(src, settings)
-            except (PageError, IncludeError):
-                continue
-            if digest is not None:
-                _LAST[src] = (digest, download)
+        try:
+            download = make(src, settings)
+        except (PageError, IncludeError):
+            continue
         if not download.placed:
             continue
         made[src] = [File.generated(config, f"{FOLDER}/{download.name}{ext}", content=text)

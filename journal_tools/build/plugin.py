@@ -233,7 +233,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 checks.add(str(exc))
         checks.stop_if_any()
-        self.downloads = (downloads.add_files(files, config, self.settings, self._page_digest)
+        self.downloads = (downloads.add_files(files, config, self.settings)
                           if self.config.downloads else {})
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
