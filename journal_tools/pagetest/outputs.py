@@ -120,7 +120,10 @@ def _fence_line(page: Page, step: Step) -> int:
     return page.where(step.parts[0].fence.start).line
 
 
-UPDATE_HINT = "if the code is right, run `make update-outputs` and review `git diff docs/`"
+def update_hint(path: str) -> str:
+    """What to run when the code is right and the page is not (``git diff`` shows the rewrite;
+    on a new, untracked page ``git status`` and the page itself do)."""
+    return f"if the code is right, run `make update-outputs PAGE={path}` and review the change"
 
 
 def check_output(page: Page, step: Step, printed: str) -> None:
@@ -152,7 +155,7 @@ def check_output(page: Page, step: Step, printed: str) -> None:
     raise OutputMismatch(
         differing,
         f"{differing.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} "
-        f"printed; {UPDATE_HINT}\n{detail}{diff}",
+        f"printed; {update_hint(page.path)}\n{detail}{diff}",
         page.path, first, old, new,
     )
 
@@ -216,7 +219,7 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         new = _replace_numbers(old, got, every=is_placeholder(shown))
     else:
         new = rebuild_matrices(old, printed)
-    hint = f"; {UPDATE_HINT}" if new is not None else (
+    hint = f"; {update_hint(page.path)}" if new is not None else (
         "; `make update-outputs` cannot lay these numbers out in this formula's matrices: edit it by hand")
     message = (f"{origin.describe()}: {problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
                f"  printed: {' '.join(got) or '(none)'}")

@@ -111,7 +111,7 @@ def test_changed_digit_in_expected_output_fails(site):
     line = lines.index("tensor([[0.2689, 0.7312],") + 1  # the line inside the fence, not the fence
     out = failed_with(run(site), f"{ENTRY}:{line}: the expected output differs", "0.7312",
                       "number 2 is 0.7312 on the page, printed 0.7311")
-    assert "run `make update-outputs`" in out
+    assert f"run `make update-outputs PAGE={ENTRY}`" in out
 
 
 def test_changed_digit_in_latex_matrix_fails(site):
