@@ -106,10 +106,17 @@ def run_make(root: Path, target: str, **variables: str) -> subprocess.CompletedP
                           env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+OTHER_PAGE = "docs/index.md"
+
+
 def empty_the_outputs(root: Path) -> None:
-    """The entry as an author starts it: an empty output fence, a matrix of zeros."""
+    """The entry as an author starts it: an empty output fence, a matrix of zeros. And another
+    page's output wrong, which PAGE= must leave alone."""
     edit(root, ENTRY, "tensor([[0.2689, 0.7311],\n        [0.5000, 0.5000]])\n", "")
     edit(root, ENTRY, "0.2689 & 0.7311 \\\\\n0.5000 & 0.5000", "0 & 0 \\\\\n0 & 0")
+    path = root / OTHER_PAGE
+    path.write_text(path.read_text(encoding="utf-8") + "\n```python\nprint(1)\n```\n\n"
+                    "<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n", encoding="utf-8")
 
 
 COMMANDS = {
@@ -124,9 +131,11 @@ def test_the_badge_says_what_the_last_passing_run_proved_whichever_command_ran_i
     original = (project / ENTRY).read_text(encoding="utf-8")
     if before:
         before(project)
+    other = (project / OTHER_PAGE).read_text(encoding="utf-8")
     proc = run_make(project, target, **variables)
     assert proc.returncode == 0, proc.stdout
     assert (project / ENTRY).read_text(encoding="utf-8") == original  # update-outputs: filled back as it was
+    assert (project / OTHER_PAGE).read_text(encoding="utf-8") == other  # and no other page touched
     (ok, text) = badges(project, tmp_path / "site")["entry"]
     assert ok and text.startswith("Verified: 2 code blocks ran · 8 numbers checked"), (text, proc.stdout)
 
