@@ -83,8 +83,10 @@ lint: setup
 build: setup
 	$(BIN)/python -m journal_tools.commands.build
 
+# Rewrites what the code printed into the pages (every page, or PAGE=docs/blog/posts/<entry>.md alone).
 update-outputs: setup
-	$(BIN)/python -m pytest docs --update-outputs -p no:randomly
+	@test -z "$(PAGE)" || test -f "$(PAGE)" || { echo "make update-outputs: no such page: $(PAGE)" >&2; exit 2; }
+	$(BIN)/python -m pytest $(or $(PAGE),docs) --update-outputs -p no:randomly
 
 # The title reaches the command as typed: $(value) keeps make from expanding a $ in
 # it, single quotes (a ' written '\'') keep the shell from reading " $ ` \ in it.

@@ -9,7 +9,8 @@ stops with ``docs/blog/posts/x.md:2: ...``:
 
 - every post has ``date:`` (a date, or ``{created, updated}``), each a real
   ``YYYY-MM-DD`` date; every category is in the blog's ``categories_allowed``;
-  with ``post_excerpt: required``, the excerpt separator is there;
+  with ``post_excerpt: required``, the excerpt separator is there; a post that
+  is not a draft (``draft: true``) holds none of ``make new``'s placeholder text;
 - every snippet include of every Markdown page resolves (the one include
   expander, as the page tests use it);
 - a notebook cell that raises names the notebook and line;
@@ -36,7 +37,12 @@ from journal_tools.readers.includes import IncludeError, expand
 from journal_tools.readers.settings import Settings
 from journal_tools.readers.source import SourceError, read_source
 
-__all__ = ["InputError", "LinkLocator", "check_page", "check_post", "cell_error_line", "locate_link"]
+__all__ = ["PLACEHOLDER", "InputError", "LinkLocator", "check_page", "check_post", "cell_error_line", "locate_link"]
+
+# Every placeholder ``make new`` writes into an entry starts with this marker
+# (journal_tools.commands.new_entry uses it): a post that is published while one
+# is still there fails at its line. A draft may keep them: it is not published.
+PLACEHOLDER = "Placeholder (make new):"
 
 
 class InputError(PluginError):
@@ -65,6 +71,17 @@ def check_post(text: str, rel: str, settings: Settings) -> None:
         line = _after_first_paragraph(text.split("\n"), fm.body_line - 1)
         raise FrontMatterError(rel, line, f"post has no excerpt separator {blog.excerpt_separator}: put it "
                                           "after the opening paragraph (the blog shows what comes before it)")
+    if fm.data.get("draft") is not True:
+        _check_no_placeholder(text, rel)
+
+
+def _check_no_placeholder(text: str, rel: str) -> None:
+    """A published post holds no scaffold placeholder: named at its first line, the others counted."""
+    lines = [n for n, line in enumerate(text.split("\n"), 1) if PLACEHOLDER in line]
+    if lines:
+        more = f" (also at line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:]))})" if lines[1:] else ""
+        raise FrontMatterError(rel, lines[0], f"placeholder text of make new is still here{more}: replace it with "
+                                              "the entry's own, or keep `draft: true` in the front matter until then")
 
 
 def _check_dates(fm: frontmatter.FrontMatter) -> None:

@@ -1,7 +1,9 @@
 """The "verified" badge: what the last test run proved about a page, shown only while true.
 
 The page tests (``journal_tools.pagetest``) record, for every page whose tests
-all passed, a digest of everything its code depends on, with what ran:
+all passed, whichever command ran them (``make test``, ``make check``, ``make
+update-outputs``, which records a page it rewrote under its new digest), a
+digest of everything its code depends on, with what ran:
 
 - the page itself (a Markdown page, or a notebook's script);
 - every snippet file it includes (``--8<--``), and the files those include;

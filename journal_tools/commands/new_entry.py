@@ -2,14 +2,19 @@
 
 Creates three files, and refuses to touch any of them if one already exists:
 
-- ``docs/blog/posts/<date>-<slug>.md``: the post, with front matter the blog
-  plugin accepts, an excerpt placeholder, ``<!-- more -->``, a code section that
-  includes the snippet module (so the page shows the tested code), the expected
-  output of that code, a commented example of a citation (with a key of the
+- ``docs/blog/posts/<date>-<slug>.md``: the post, a draft (Material's
+  ``draft: true``: ``make serve`` shows it, ``make build`` leaves it out), with
+  front matter the blog plugin accepts, an empty tag list for the author to
+  fill, an excerpt placeholder, ``<!-- more -->``, a code section that includes
+  the snippet module (so the page shows the tested code), the expected output
+  of that code, a commented example of a citation (with a key of the
   journal's BibTeX file), and a reflection placeholder for the author;
 - ``snippets/<module>.py``: a new snippet module with named sections holding a
   tiny real function and a demo that prints its result;
 - ``tests/journal/test_snippets/test_<module>.py``: a test of that function, which passes.
+
+Each placeholder starts with ``validate.PLACEHOLDER``: once the draft line is
+removed, the build and the page tests fail at a placeholder still there.
 
 The category comes from the blog plugin's ``categories_allowed`` in mkdocs.yml
 (the first one, or ``--category``). Everything is a function of the repo root and
@@ -33,22 +38,13 @@ from pathlib import Path
 
 import yaml
 
+from journal_tools.build.validate import PLACEHOLDER
 from journal_tools.readers import citations
 from journal_tools.readers.settings import CONFIG_NAME, ConfigError, Settings, find_root
 
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
-PLACEHOLDER_TAG = "untagged"
 TESTS_DIR = Path("tests") / "journal" / "test_snippets"
-
-# Words that make poor tags.
-_STOPWORDS = {
-    "a", "an", "and", "are", "as", "at", "be", "by", "day", "for", "from", "how",
-    "in", "into", "is", "it", "its", "my", "of", "on", "or", "part", "the", "to",
-    "what", "when", "why", "with", "without", "notes", "note", "first", "more",
-    "some", "about", "again", "using", "via", "does", "do", "i", "we", "our",
-}
-
 
 class EntryError(Exception):
     """A problem the author can fix (bad title, unknown category, existing file)."""
@@ -99,19 +95,6 @@ def module_name(slug: str, snippets_dir: Path) -> str:
     if keyword.iskeyword(name) or _shadows_installed_module(name, snippets_dir):
         name += "_entry"
     return name
-
-
-def derive_tags(title: str, limit: int = 2) -> list[str]:
-    """Up to ``limit`` lowercase keywords of the title, or a placeholder tag."""
-    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
-    tags: list[str] = []
-    for word in re.findall(r"[a-z][a-z0-9]*", text.lower()):
-        if len(word) < 3 or word in _STOPWORDS or word in tags:
-            continue
-        tags.append(word)
-        if len(tags) == limit:
-            break
-    return tags or [PLACEHOLDER_TAG]
 
 
 # --- the title in each file ---------------------------------------------------
@@ -281,10 +264,10 @@ def test_probabilities_sum_to_one_even_for_large_scores():
 ENTRY_TEMPLATE = """\
 ---
 date: {date}
+draft: true
 categories:
   - {category}
-tags:
-{tags}
+tags: []
 authors:
   - {author}
 doctest: page
@@ -292,7 +275,7 @@ doctest: page
 
 # {heading}
 
-*Placeholder: say in two or three sentences what this entry works out and why
+*{placeholder} say in two or three sentences what this entry works out and why
 it matters. This paragraph is the excerpt shown on the journal's index.*
 
 <!-- more -->
@@ -306,7 +289,7 @@ list. An unknown key fails make check and the build, naming the closest key. -->
 
 The code lives in `snippets/{module}.py`, tested by
 `tests/journal/test_snippets/test_{module}.py`. This page includes it, so what you
-read is the code the tests run. *(Placeholder: replace the function with your
+read is the code the tests run. *({placeholder} replace the function with your
 own, here and in the test.)*
 
 ```python
@@ -327,7 +310,7 @@ On three scores:
 ## Reflection
 
 !!! note "Your reflection"
-    Placeholder, to be replaced by the author: what surprised you, what you got
+    {placeholder} what surprised you, what you got
     wrong first, and what you want to try next.
 """
 
@@ -376,11 +359,10 @@ def plan_entry(
     first_line = docstring_text(f"{title}: the code of the journal entry of {date.isoformat()}.")
     snippet_text = SNIPPET_TEMPLATE.format(title_line=first_line, date=date.isoformat(), **names)
     output = run_demo(snippet_text, str(snippet))
-    tags = "\n".join(f"  - {tag}" for tag in derive_tags(title))
     entry_text = ENTRY_TEMPLATE.format(
         date=date.isoformat(),
         category=category,
-        tags=tags,
+        placeholder=PLACEHOLDER,
         author=author,
         heading=markdown_text(title),
         output=output,

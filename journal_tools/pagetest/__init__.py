@@ -22,7 +22,8 @@ file it cannot read fails there, once, naming its line; the render checks of
 the pages that cite then skip, naming that test.
 
 ``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
-with what the code printed, instead of failing.
+with what the code printed, instead of failing, and says page by page (in the
+order the pages ran) how many outputs and matrix numbers it wrote.
 
 Every block and notebook cell runs in a worker process under a time limit
 (``journal_tools.pagetest.sandbox``): a block that hangs, ends or crashes its process
@@ -30,7 +31,10 @@ fails alone, naming its line, and the session goes on in a new worker.
 
 At the end of a session the pages whose tests all passed are recorded, with a
 digest of what their code depends on, in ``.cache/verified.json``; the build
-shows the "verified" badge from it (``journal_tools.build.verified``).
+shows the "verified" badge from it (``journal_tools.build.verified``). Every
+session counts, whichever command ran it (``make test``, ``make check``,
+``make update-outputs``: a page it rewrote is recorded with its new digest,
+since its outputs are now what the code printed).
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ from journal_tools.readers.settings import ConfigError, Settings
 from journal_tools.readers.source import SourceError, read_source
 
 _UPDATES = pytest.StashKey[list]()
+# Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
+_REWRITTEN = pytest.StashKey[dict]()
 _RENDER_CHECKS = pytest.StashKey[RenderChecks]()
 
 
@@ -80,6 +86,7 @@ def pytest_configure(config):
     """Register the marker and the tally of blocks run."""
     config.addinivalue_line("markers", "pagetest: a code block (or page) of the journal, run by journal_tools.pagetest")
     config.stash[_UPDATES] = []
+    config.stash[_REWRITTEN] = {}
     config.pluginmanager.register(_Tally(config), "pagetest-tally")
     config.pluginmanager.register(_Verified(config), "pagetest-verified")
     if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
@@ -394,7 +401,7 @@ class _Tally:
         self.config = config
         self.run = self.skipped = self.fences = self.pages = 0
         self.skips: list[str] = []
-        self.written: list[str] = []
+        self.written: list = []  # outputs.PageRewrite, one per page rewritten
 
     def pytest_runtest_logreport(self, report):
         if report.when != "call":
@@ -411,8 +418,13 @@ class _Tally:
 
     def pytest_sessionfinish(self, session):
         updates = self.config.stash[_UPDATES]
-        if updates:
-            self.written = apply_updates(Path(self.config.rootpath), updates)
+        if not updates:
+            return
+        settings = _settings(self.config)
+        pages = {u.path for u in updates if u.can_rewrite}
+        before = {rel: page_digest(settings.root / rel, settings) for rel in pages}
+        self.written = apply_updates(Path(self.config.rootpath), updates)
+        self.config.stash[_REWRITTEN] = {rel: (before[rel], page_digest(settings.root / rel, settings)) for rel in pages}
 
     def pytest_terminal_summary(self, terminalreporter):
         if not self.pages and not self.run:
@@ -425,8 +437,8 @@ class _Tally:
         )
         for skip in self.skips:
             tr.write_line(f"  skipped {skip}")
-        for where in self.written:
-            tr.write_line(f"  rewrote the output at {where}")
+        for page in self.written:
+            tr.write_line(f"  rewrote {page.summary()}")
 
 
 class _Verified:
@@ -436,8 +448,9 @@ class _Verified:
     A page counts as verified when every one of its items reported and none failed
     (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);
     a page with a failed item loses its entry. Only the controller writes (under
-    pytest-xdist the workers' reports come to it), and not while --update-outputs
-    rewrites pages.
+    pytest-xdist the workers' reports come to it). A page --update-outputs rewrote
+    is recorded under its digest after the rewrite (its outputs now are what the
+    code printed), if nothing else changed it since it was collected.
     """
 
     def __init__(self, config):
@@ -458,18 +471,24 @@ class _Verified:
             seen["blocks"] += props.get("pagetest_run", 0)
             seen["numbers"] += props.get("pagetest_numbers", 0)
 
+    @pytest.hookimpl(trylast=True)  # after _Tally's, which rewrites pages under --update-outputs
     def pytest_sessionfinish(self, session):
-        if hasattr(self.config, "workerinput") or not self.pages or self.config.getoption("update_outputs"):
+        if hasattr(self.config, "workerinput") or not self.pages:
             return
         settings = _settings(self.config)
         if settings is None:
             return
         passed, failed = {}, set()
         torch, date = torch_version(), today()
+        rewritten = self.config.stash[_REWRITTEN]
         for rel, seen in self.pages.items():
             page = seen["page"]
-            if seen["failed"] or page["digest"] is None:
+            digest = page["digest"]
+            if rel in rewritten:
+                before, after = rewritten[rel]
+                digest = after if before == digest else None  # edited during the run: vouch for nothing
+            if seen["failed"] or digest is None:
                 failed.add(rel)
             elif len(seen["items"]) == page["items"]:
-                passed[rel] = Entry(page["digest"], seen["blocks"], seen["numbers"], torch, date, page["notebook"])
+                passed[rel] = Entry(digest, seen["blocks"], seen["numbers"], torch, date, page["notebook"])
         update_record(settings, passed, failed)

@@ -15,6 +15,11 @@ write the same values the TeX way: ``\\text{nan}`` (or ``\\mathrm{nan}``),
 when their values are: ``0.10`` equals ``0.1000`` and ``0.`` equals ``-0.``
 (IEEE zero), ``nan`` equals ``nan``; a boolean equals only the same boolean
 (``True`` is not ``1``). A rewritten matrix uses the TeX forms above.
+
+What is new is filled whole: an empty expected-output fence gets everything the
+step printed, and a placeholder matrix (every number zero, as an author writes
+one for the tool to fill) gets every printed number, its zeros included.
+Otherwise only the numbers that differ change.
 """
 
 from __future__ import annotations
@@ -89,9 +94,16 @@ class OutputMismatch(Exception):
     first_line: int  # 1-based page line of the first line to replace
     old_lines: list[str]
     new_lines: list[str]
+    kind: str = "output"  # "output" (an expected-output fence) or "matrix" (a checked formula)
+    numbers: int = 0  # matrix numbers the rewrite writes
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def can_rewrite(self) -> bool:
+        """Can ``--update-outputs`` write the printed values back (on the page, in this layout)?"""
+        return bool(self.first_line) and self.new_lines != self.old_lines
 
 
 def _page_lines(page: Page, indices: range, what: str, origin: Origin) -> tuple[int, list[str]]:
@@ -108,7 +120,10 @@ def _fence_line(page: Page, step: Step) -> int:
     return page.where(step.parts[0].fence.start).line
 
 
-UPDATE_HINT = "if the code is right, run `make update-outputs` and review `git diff docs/`"
+def update_hint(path: str) -> str:
+    """What to run when the code is right and the page is not (``git diff`` shows the rewrite;
+    on a new, untracked page ``git status`` and the page itself do)."""
+    return f"if the code is right, run `make update-outputs PAGE={path}` and review the change"
 
 
 def check_output(page: Page, step: Step, printed: str) -> None:
@@ -124,6 +139,7 @@ def check_output(page: Page, step: Step, printed: str) -> None:
         return
     fence = step.expected_fence
     origin = page.where(fence.start)
+    differing = page.where(min(fence.start + 1 + _first_differing_line(step, expected, printed), fence.end))
     diff = "\n".join(
         difflib.unified_diff(expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n"),
                              "shown on the page", "printed by the code", lineterm="")
@@ -137,11 +153,20 @@ def check_output(page: Page, step: Step, printed: str) -> None:
     new = [indent + line if line else line for line in printed.rstrip("\n").split("\n")]
     detail = _first_number_difference(printed_numbers(expected), printed_numbers(printed))
     raise OutputMismatch(
-        origin,
-        f"{origin.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} "
-        f"printed; {UPDATE_HINT}\n{detail}{diff}",
+        differing,
+        f"{differing.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} "
+        f"printed; {update_hint(page.path)}\n{detail}{diff}",
         page.path, first, old, new,
     )
+
+
+def _first_differing_line(step: Step, expected: str, printed: str) -> int:
+    """0-based line of the expected output where it first differs from ``printed`` (its length when
+    it is a prefix: the next line is missing), compared as the check compares."""
+    shown, got = expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n")
+    if step.expected_ignore_whitespace:
+        shown, got = [re.sub(r"\s+", "", ln) for ln in shown], [re.sub(r"\s+", "", ln) for ln in got]
+    return next((k for k, (a, b) in enumerate(zip(shown, got)) if a != b), min(len(shown), len(got)))
 
 
 def _first_number_difference(shown: list[str], got: list[str]) -> str:
@@ -191,24 +216,44 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         return
     first, old = _page_lines(page, check.lines, "formula", origin)
     if len(shown) == len(got):
-        new = _replace_numbers(old, got)
+        new = _replace_numbers(old, got, every=is_placeholder(shown))
     else:
         new = rebuild_matrices(old, printed)
-    hint = f"; {UPDATE_HINT}" if new is not None else (
+    hint = f"; {update_hint(page.path)}" if new is not None else (
         "; `make update-outputs` cannot lay these numbers out in this formula's matrices: edit it by hand")
     message = (f"{origin.describe()}: {problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
                f"  printed: {' '.join(got) or '(none)'}")
-    raise OutputMismatch(origin, message, page.path, first, old, old if new is None else new)
+    written = 0 if new is None else _numbers_written(old, new)
+    raise OutputMismatch(origin, message, page.path, first, old, old if new is None else new, "matrix", written)
 
 
-def _replace_numbers(lines: list[str], values: list[str]) -> list[str]:
-    """The formula lines with each matrix number that differs from ``values`` (in order) replaced."""
+def is_placeholder(shown: list[str]) -> bool:
+    """Is a matrix with these numbers a placeholder for the tool to fill (every number zero)?"""
+    return all(v not in ("True", "False") and Decimal(v) == 0 for v in shown)
+
+
+def _numbers_written(old: list[str], new: list[str]) -> int:
+    """How many matrix numbers of the rewritten formula are not what the old one wrote there."""
+    before = [m.group(0) for m in _matrix_matches("\n".join(old))]
+    after = [m.group(0) for m in _matrix_matches("\n".join(new))]
+    if len(before) != len(after):
+        return len(after)
+    return sum(a != b for a, b in zip(before, after))
+
+
+def _matrix_matches(tex: str) -> list[re.Match]:
+    return [m for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
+
+
+def _replace_numbers(lines: list[str], values: list[str], every: bool = False) -> list[str]:
+    """The formula lines with each matrix number that differs from ``values`` (in order) replaced
+    (``every``: each number written as printed, equal or not: a placeholder's zeros too)."""
     text = "\n".join(lines)
     it = iter(values)
 
     def number(m: re.Match) -> str:
         value = next(it)
-        return m.group(0) if same_number(tex_value(m), value) else as_tex(value)
+        return m.group(0) if not every and same_number(tex_value(m), value) else as_tex(value)
 
     def env(m: re.Match) -> str:
         return m.group(0)[: m.start(2) - m.start(0)] + TEX_NUMBER.sub(number, m.group(2)) + m.group(0)[m.end(2) - m.start(0):]
@@ -281,13 +326,36 @@ def _matrix_body(old: str, rows: list[list[str]]) -> str:
     return "\n" + " \\\\\n".join(indent + c for c in cells) + "\n" + tail
 
 
-def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[str]:
-    """Rewrite page lines, bottom-up per file so earlier line numbers stay valid."""
-    done = []
+@dataclass
+class PageRewrite:
+    """What ``--update-outputs`` wrote on one page."""
+
+    path: str
+    outputs: list[int]  # lines (of the page as rewritten) where the rewritten outputs start
+    matrices: list[int]  # lines where the rewritten formulas start
+    numbers: int  # matrix numbers written
+
+    def summary(self) -> str:
+        """``docs/x.md: 2 outputs (lines 40, 61), 36 matrix numbers (line 152)``."""
+        def lines(found: list[int]) -> str:
+            return f"line{'s' if len(found) > 1 else ''} {', '.join(map(str, found))}"
+
+        parts = []
+        if self.outputs:
+            parts.append(f"{len(self.outputs)} output{'s' if len(self.outputs) > 1 else ''} ({lines(self.outputs)})")
+        if self.matrices:
+            parts.append(f"{self.numbers} matrix number{'' if self.numbers == 1 else 's'} ({lines(self.matrices)})")
+        return f"{self.path}: {', '.join(parts)}"
+
+
+def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[PageRewrite]:
+    """Rewrite page lines, bottom-up per file so earlier line numbers stay valid; what was
+    written, page by page in the order the pages ran, each page's lines in order."""
     by_path: dict[str, list[OutputMismatch]] = {}
     for u in updates:
-        if u.new_lines != u.old_lines and u.first_line:
+        if u.can_rewrite:
             by_path.setdefault(u.path, []).append(u)
+    done = []
     for path, items in by_path.items():
         file = root / path
         lines = file.read_text(encoding="utf-8").split("\n")
@@ -296,6 +364,16 @@ def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[str]:
             if lines[start : start + len(u.old_lines)] != u.old_lines:
                 raise RuntimeError(f"{path}:{u.first_line}: the page changed during the run; not rewritten")
             lines[start : start + len(u.old_lines)] = u.new_lines
-            done.append(f"{path}:{u.first_line}")
         file.write_text("\n".join(lines), encoding="utf-8")
+        done.append(_rewrite_of(path, items))
     return done
+
+
+def _rewrite_of(path: str, items: list[OutputMismatch]) -> PageRewrite:
+    """What was written on one page, at the lines it now has (the page as rewritten)."""
+    rewrite, shift = PageRewrite(path, [], [], 0), 0
+    for u in sorted(items, key=lambda u: u.first_line):
+        (rewrite.outputs if u.kind == "output" else rewrite.matrices).append(u.first_line + shift)
+        rewrite.numbers += u.numbers
+        shift += len(u.new_lines) - len(u.old_lines)
+    return rewrite

@@ -65,6 +65,7 @@ class StepResult:
     status: str  # "passed", "skipped", "xfailed"
     reason: str = ""
     stdout: str = ""
+    numbers: int = 0  # numbers the page shows that equal what the step printed (after a rewrite: all it shows)
 
 
 @dataclass
@@ -81,7 +82,7 @@ class ChainResult:
     @property
     def numbers_checked(self) -> int:
         """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
-        return sum(_numbers_checked(r.step) for r in self.results if r.status == "passed")
+        return sum(r.numbers for r in self.results if r.status == "passed")
 
     @property
     def xfailed(self) -> list[StepResult]:
@@ -94,9 +95,15 @@ class ChainResult:
         return [r for r in self.results if r.status == "skipped"]
 
 
-def _numbers_checked(step: Step) -> int:
-    shown = len(printed_numbers(step.expected_output)) if step.expected_output is not None else 0
-    return shown + (len(matrix_numbers(step.math.tex)) if step.math is not None else 0)
+def _numbers_checked(step: Step, printed: str, rewritten: set[str]) -> int:
+    """The numbers of the step's expected output and matrix; those rewritten (``--update-outputs``)
+    now show what the step printed."""
+    total = 0
+    if step.expected_output is not None:
+        total += len(printed_numbers(printed if "output" in rewritten else step.expected_output))
+    if step.math is not None:
+        total += len(printed_numbers(printed)) if "matrix" in rewritten else len(matrix_numbers(step.math.tex))
+    return total
 
 
 def reset_global_state(seed: int = SEED) -> None:
@@ -271,14 +278,18 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
         raise
     if xfail is not None:  # strict: a block marked xfail that passes is a failure
         raise BlockError(step.origin, f"{step.origin.describe()}: marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
+    rewritten = set()
     for check in (check_output, check_math):
         try:
             check(page, step, printed)
         except OutputMismatch as mismatch:
-            if update is None:
+            # Updating, a mismatch is written back; one that cannot be (an output from an included
+            # file, a matrix the printed rows do not fit) fails as it would without updating.
+            if update is None or not mismatch.can_rewrite:
                 raise BlockError(mismatch.origin, str(mismatch), printed=printed) from None
             update.append(mismatch)
-    return StepResult(step, "passed", stdout=printed)
+            rewritten.add(mismatch.kind)
+    return StepResult(step, "passed", stdout=printed, numbers=_numbers_checked(step, printed, rewritten))
 
 
 def _expected_failure(xfail, exc: BaseException | None) -> bool:

@@ -4,7 +4,9 @@ The Markdown extension (``journal_tools.readers.markdown_math``) calls
 :func:`tex_to_mathml` for every formula of every page, excerpt and feed
 description; the notebook pages reach it through the same extension. A
 formula that does not convert raises :class:`MathError`, which names the
-source file, the line of the formula and math-core's reason ("at character N").
+source file, the line that holds the character math-core stopped at (the
+formula's last line when it ran out of input, say an unclosed brace) and
+math-core's reason.
 """
 
 from __future__ import annotations
@@ -34,22 +36,28 @@ DISPLAY_CLASS = "math-display"
 class MathError(ValueError):
     """A formula that math-core cannot convert.
 
-    Attributes: ``tex`` (the formula), ``line`` (1-based line of its first
-    occurrence in the source, or None), ``reason`` (math-core's message),
-    ``src_path`` (the file named in the message, or None).
+    Attributes: ``tex`` (the formula), ``line`` (1-based source line of the character
+    math-core stopped at, or None), ``reason`` (math-core's message), ``offset`` (where
+    in ``tex`` it stopped, or None), ``src_path`` (the file named in the message, or None).
+    Without a line the message gives the offset ("at character 9").
     """
 
-    def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None):
+    def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None,
+                 offset: int | None = None):
         # math-core says "7: Expected closing token ...": 7 is the offset in the formula.
-        reason = _OFFSET.sub(r"at character \1: ", reason, count=1)
-        self.tex, self.reason, self.src_path, self.line = tex, reason, src_path, line
+        m = _OFFSET.match(reason)
+        if m:
+            offset, reason = int(m[1]), reason[m.end():]
+        self.tex, self.reason, self.src_path, self.line, self.offset = tex, reason, src_path, line, offset
         where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
+        at = f"at character {offset}: " if offset is not None and line is None else ""
         formula = " ".join(_STASHED.sub(" ... ", tex).split())  # one line, even for display math
-        super().__init__(f"{where}bad TeX in formula '{formula}': {reason}")
+        super().__init__(f"{where}bad TeX in formula '{formula}': {at}{reason}")
 
     def located(self, src_path: str, source: str | None) -> MathError:
-        """The same error naming ``src_path`` and the formula's line in ``source``."""
-        return MathError(tex=self.tex, reason=self.reason, src_path=src_path, line=find_line(self.tex, source))
+        """The same error naming ``src_path`` and the line in ``source`` where math-core stopped."""
+        return MathError(tex=self.tex, reason=self.reason, src_path=src_path, offset=self.offset,
+                         line=find_line(self.tex, source, self.offset))
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:
@@ -60,26 +68,58 @@ def tex_to_mathml(tex: str, *, display: bool) -> str:
         raise MathError(tex=tex, reason=str(exc)) from None
 
 
-def find_line(tex: str, source: str | None) -> int | None:
-    """1-based line where ``tex`` first occurs in ``source``.
+def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
+    """1-based line of ``source`` holding character ``offset`` of ``tex`` (its last character
+    when ``offset`` is past the end), where ``tex`` first occurs; without ``offset``, the
+    formula's first line.
 
-    Tries the whole formula, then its first non-blank line (display math in an
-    indented block has its lines re-indented in the source), then the formula
-    with all whitespace left out (Python-Markdown turns tabs into spaces before
-    the math extension sees the formula). None if absent.
+    The formula is found whole, then by its first non-blank line (display math in an
+    indented block has its lines re-indented in the source), then with all whitespace
+    left out (Python-Markdown turns tabs into spaces before the math extension sees
+    the formula). Only whitespace differs between them, so the character is reached by
+    counting the others. None if absent.
     """
     if not source:
         return None
-    tex = _STASHED.sub("\n", tex)
+    start = _find(_STASHED.sub("\n", tex), source)
+    if start is None:
+        return None
+    pos = start
+    if offset is not None and not _STASHED.search(tex):
+        pos = _source_index(tex, source, start, offset)
+    return source.count("\n", 0, pos) + 1
+
+
+def _find(tex: str, source: str) -> int | None:
+    """Index in ``source`` of the formula's first non-space character, or None."""
     lines = [ln.strip() for ln in tex.splitlines() if ln.strip()]
     for needle in [tex.strip(), *lines[:1]]:
         pos = source.find(needle) if needle else -1
         if pos >= 0:
-            return source.count("\n", 0, pos) + 1
+            return pos
     squeezed_tex = "".join(tex.split())
     if squeezed_tex:
         kept = [i for i, ch in enumerate(source) if not ch.isspace()]  # squeezed index -> source index
         pos = "".join(source[i] for i in kept).find(squeezed_tex)
         if pos >= 0:
-            return source.count("\n", 0, kept[pos]) + 1
+            return kept[pos]
     return None
+
+
+def _source_index(tex: str, source: str, start: int, offset: int) -> int:
+    """Index in ``source`` of the non-space character of ``tex`` at (or first after) ``offset``
+    (the last one past the end); ``start`` if the two stop agreeing."""
+    solid = [ch for ch in tex if not ch.isspace()]
+    if not solid:
+        return start
+    k = min(sum(not ch.isspace() for ch in tex[:offset]), len(solid) - 1)
+    seen, i = -1, start
+    while i < len(source):
+        if not source[i].isspace():
+            seen += 1
+            if source[i] != solid[seen]:
+                return start
+            if seen == k:
+                return i
+        i += 1
+    return start

@@ -12,6 +12,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+import yaml
+
+from journal_tools.commands.new_entry import plan_entry
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 GUIDE = ROOT / "journal_tools" / "DEVELOPING.md"
@@ -67,3 +72,32 @@ def test_module_map_lists_every_module():
     modules = {p.relative_to(package).as_posix() for p in package.rglob("*.py")}
     assert not modules - set(listed), f"missing from the module map of DEVELOPING.md: {sorted(modules - set(listed))}"
     assert not set(listed) - modules, f"listed in DEVELOPING.md but gone: {sorted(set(listed) - modules)}"
+
+
+# What a new author needs from the README for a first entry (the issue that tried it):
+# each phrase stands for one fact the author otherwise has to find out.
+FIRST_ENTRY = {
+    "the entry's address": "blog/YYYY/MM/DD/<slug>/",
+    "the draft workflow": "delete `draft: true` to publish",
+    "outputs start empty": "Start an output as an empty ` ```text ` fence",
+    "new files are untracked": "`git status` lists them",
+    "update-outputs on one page": "make update-outputs PAGE=",
+    "the snippet test alone": "make check PAGE=tests/journal/test_snippets/",
+    "the first make test's cost": "The first `make test` of a fresh clone",
+}
+
+
+@pytest.mark.parametrize("phrase", FIRST_ENTRY.values(), ids=FIRST_ENTRY.keys())
+def test_readme_says_what_a_first_entry_needs(phrase):
+    assert phrase in README.read_text(encoding="utf-8")
+
+
+def test_readme_front_matter_is_what_make_new_writes():
+    """The README's front-matter example, comments aside, is the scaffold's for its title and date."""
+    text = README.read_text(encoding="utf-8")
+    shown = yaml.safe_load(re.search(r"```yaml\n---\n(.*?)\n---\n```", text, re.S)[1])
+    title = re.search(r'make new TITLE="([^"]+)"', text)[1]
+    plan = plan_entry(ROOT, title, shown["date"], category=shown["categories"][0])
+    written = plan.contents[plan.entry]
+    assert yaml.safe_load(written.split("---\n")[1]) == shown
+    assert plan.entry.name in text.replace("<today>", shown["date"].isoformat())

@@ -136,10 +136,11 @@ def test_broken_internal_link(pristine, tmp_path):
 
 def test_malformed_tex(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
-    text = "# Planted\n\nFine $x$.\n\nBroken $\\frac{a}{$ here.\n"
+    # a three-line display formula, the unknown command on its second line: the build names that line
+    text = "# Planted\n\nFine $x$.\n\n$$\na + b \\\\\n\\frac{a}{2} + \\nosuchcommand{x} \\\\\nc\n$$\n"
     rel = plant(root, "docs/planted-tex.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'Broken')}:", f"{rel}::render")
-    assert "\\frac{a}{" in line and "at character 9: Expected" in line
+    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'nosuchcommand')}:", f"{rel}::render")
+    assert "\\nosuchcommand" in line and 'Unknown command "\\nosuchcommand"' in line, line
 
 
 def test_one_build_names_every_mistake(pristine, tmp_path):
@@ -229,7 +230,7 @@ PAGES = {
     "cites-unknown.md": ("# Cites\n\nKnown [@raschka2024].\n\nUnknown [@vaswani2017; @rashka2024, ch. 3].\n",
                          "@rashka2024"),
     "mismatch.md": ("# Mismatch\n\n```python\nprint(1 + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n"
-                    "```\n3\n```\n", "```\n3\n"),
+                    "```\n3\n```\n", "3\n```"),  # named at the output line that differs
 }
 
 
@@ -244,7 +245,7 @@ class PageRun:
         assert self.returncode != 0, self.output
         failed = [ln for ln in self.output.splitlines() if ln.startswith(("FAILED", "ERROR")) and rel in ln]
         assert failed, f"{rel} not reported as failed:\n{self.output}"
-        # the line: the fault's own line (or, for an expected output, the fence's)
+        # the line: the fault's own line (for an expected output, its line inside the fence)
         where = f"{rel}:{line_of(text, needle)}"
         line = first_line_naming(self.output, where)
         assert line, f"{where!r} named nowhere in the doc-test output:\n{self.output}"

@@ -113,16 +113,38 @@ def test_bad_formula_names_file_and_line():
     assert err.reason
     assert str(err).startswith("docs/blog/posts/x.md:9: bad TeX in formula '\\frac{a}{': ")
     assert err.reason in str(err)
-    # math-core's "9: Expected ..." reads as an offset into the formula
-    assert err.reason.startswith('at character 9: Expected closing token "}"'), err.reason
+    # math-core's "9: Expected ..." reads as an offset into the formula; with the line named, the message drops it
+    assert err.offset == 9 and err.reason.startswith('Expected closing token "}"'), err.reason
+    assert "at character" not in str(err)
 
 
 def test_bad_formula_without_source_has_no_line():
     with pytest.raises(MathError) as info:
         convert("\\(\\sqrt{\\)")
     assert info.value.line is None and info.value.src_path is None
-    assert str(info.value).startswith("bad TeX in formula '\\sqrt{': ")
+    assert str(info.value).startswith("bad TeX in formula '\\sqrt{': at character 6: ")
     assert str(info.value.located("docs/y.md", None)).startswith("docs/y.md: bad TeX")
+
+
+# A display formula over three lines (4-6), the mistake on one of them: the error names that line.
+THREE_LINES = "# T\n\n$$\n{one} \\\\\n{two} \\\\\n{three}\n$$\n"
+
+
+@pytest.mark.parametrize("one, two, three, line", [
+    (r"a + b", r"\undefinedcommand{x}", r"c", 5),  # math-core stops at the unknown command
+    (r"\frac{a}{b}", r"x^{2", r"= 1", 6),  # an unclosed brace: math-core stops at the end of the formula
+    (r"\frac{a}{b}", r"x", r"\left( y", 6),
+    (r"\mathrm{x} + \foo", r"x", r"y", 4),
+])
+def test_bad_tex_names_the_line_that_holds_the_offending_character(one, two, three, line):
+    src = THREE_LINES.format(one=one, two=two, three=three)
+    err = located(src, "docs/m.md")
+    assert str(err).startswith(f"docs/m.md:{line}: bad TeX in formula"), (str(err), src)
+
+
+def test_offending_line_is_found_in_an_indented_formula():
+    src = "# T\n\n!!! note\n    $$\n    a \\\\\n      \\foo{x} \\\\\n    c\n    $$\n"
+    assert located(src, "docs/z.md").line == 6
 
 
 def test_display_math_in_admonition_found_on_its_line():

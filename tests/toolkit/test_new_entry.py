@@ -21,8 +21,10 @@ import yaml
 from journal_site import fixture_project, heading_text, without_notebook_execution
 from pytest_codeblocks import extract_from_buffer
 
+from journal_tools.build.validate import PLACEHOLDER, check_post
 from journal_tools.commands import new_entry
 from journal_tools.commands.new_entry import EntryError, create_entry
+from journal_tools.readers.frontmatter import FrontMatterError
 from journal_tools.readers.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -109,11 +111,6 @@ def test_module_names_are_importable_and_do_not_hide_libraries(tmp_path):
     assert new_entry.module_name("class", tmp_path) == "class_entry"  # keyword
 
 
-def test_tags_come_from_the_title_or_a_placeholder():
-    assert new_entry.derive_tags("Causal attention, by hand") == ["causal", "attention"]
-    assert new_entry.derive_tags("How to do it") == [new_entry.PLACEHOLDER_TAG]
-
-
 def test_category_defaults_to_the_first_allowed_one(project):
     layout = new_entry.read_layout(project)
     assert layout.categories_allowed == CATEGORIES
@@ -140,19 +137,48 @@ def test_creates_entry_snippet_and_test_with_valid_front_matter(project):
     assert meta["date"] == DATE  # YAML reads an unquoted ISO date as a date
     assert meta["categories"] == ["Foundations"]
     assert meta["authors"] == ["author"]
-    assert meta["tags"] == ["causal", "attention"]
+    assert meta["tags"] == []  # for the author to fill: no guesses from title words
+    assert meta["draft"] is True  # Material's draft: served by make serve, left out of make build
     assert meta["doctest"] == "page"
 
     text = page.read_text(encoding="utf-8")
     assert f"\n# {TITLE}\n" in text
-    assert text.index("Placeholder") < text.index("<!-- more -->") < text.index("## Reflection")
+    assert text.index(PLACEHOLDER) < text.index("<!-- more -->") < text.index("## Reflection")
     assert f'```python\n--8<-- "{MODULE}.py:softmax"\n```' in text
-    assert '!!! note "Your reflection"\n    Placeholder' in text
+    assert f'!!! note "Your reflection"\n    {PLACEHOLDER}' in text
 
     source = snippet.read_text(encoding="utf-8")
     for name in ("softmax", "demo"):
         assert f"# --8<-- [start:{name}]" in source and f"# --8<-- [end:{name}]" in source
     assert f"from {MODULE} import softmax" in test.read_text(encoding="utf-8")
+
+
+def publish(page: Path) -> None:
+    """What the author does before publishing: the draft line gone, every placeholder replaced."""
+    text = page.read_text(encoding="utf-8")
+    assert "\ndraft: true\n" in text and PLACEHOLDER in text
+    page.write_text(text.replace("\ndraft: true\n", "\n", 1).replace(PLACEHOLDER, "Written:"), encoding="utf-8")
+
+
+def test_a_draft_may_keep_the_placeholders_a_published_entry_may_not(project):
+    """The draft passes the post checks (the build's and the page test's); without
+    `draft: true` the first placeholder's line is named, the others counted."""
+    page = create_entry(project, TITLE, DATE)[0]
+    settings = Settings.load(project / "mkdocs.yml")
+    rel = settings.rel(page)
+    text = page.read_text(encoding="utf-8")
+    check_post(text, rel, settings)
+    published = text.replace("\ndraft: true\n", "\n", 1)
+    lines = [n for n, line in enumerate(published.split("\n"), 1) if PLACEHOLDER in line]
+    assert len(lines) == 3  # the excerpt, the code section, the reflection
+    with pytest.raises(FrontMatterError) as info:
+        check_post(published, rel, settings)
+    assert str(info.value).startswith(f"{rel}:{lines[0]}: placeholder text of make new is still here "
+                                      f"(also at lines {lines[1]}, {lines[2]})"), info.value
+    check_post(published.replace(PLACEHOLDER, "Written:"), rel, settings)
+    check_post(text.replace("draft: true", "draft: false").replace(PLACEHOLDER, "Written:"), rel, settings)
+    with pytest.raises(FrontMatterError, match=rf"^{re.escape(rel)}:{lines[0] + 1}: placeholder"):
+        check_post(text.replace("draft: true", "draft: false"), rel, settings)  # the line kept: one lower
 
 
 def test_cli_prints_the_paths_and_uses_todays_date(project):
@@ -259,7 +285,12 @@ def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_site_builds_strict_with_the_new_entry(project, tmp_path):
-    create_entry(project, TITLE, DATE)[0]
+    page = create_entry(project, TITLE, DATE)[0]
+    slug_page = project / "site" / "blog" / DATE.strftime("%Y/%m/%d") / SLUG / "index.html"
+    draft = mkdocs_build(project)
+    assert draft.returncode == 0, draft.stderr
+    assert not slug_page.exists(), "a draft is left out of mkdocs build (Material's draft: true)"
+    publish(page)
     result = mkdocs_build(project)
     if result.returncode != 0:
         # Say whether the entry breaks the build or the fixture journal does not build
@@ -271,7 +302,6 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
         alone = mkdocs_build(baseline).returncode == 0
         pytest.fail(("the build fails only with the new entry" if alone else
                      "the fixture journal does not build, with or without the new entry") + ":\n" + result.stderr)
-    slug_page = project / "site" / "blog" / DATE.strftime("%Y/%m/%d") / SLUG / "index.html"
     assert slug_page.is_file(), sorted(p.name for p in (project / "site" / "blog").rglob("*"))
     html = slug_page.read_text(encoding="utf-8")
     assert "exps" in html and "0.2447" in html  # the include was expanded
@@ -301,7 +331,10 @@ def test_headings_render_as_the_title_itself():
 def awkward(tmp_path_factory) -> tuple[Path, dict[str, list[Path]]]:
     """One copy of the fixture journal with an entry for each awkward title."""
     root = without_notebook_execution(fixture_project(tmp_path_factory.mktemp("awkward") / "journal"))
-    return root, {name: create_entry(root, title, DATE) for name, title in AWKWARD_TITLES.items()}
+    created = {name: create_entry(root, title, DATE) for name, title in AWKWARD_TITLES.items()}
+    for files in created.values():
+        publish(files[0])  # built and tested as published entries: a draft would not be built
+    return root, created
 
 
 @pytest.mark.slow

@@ -129,8 +129,8 @@ MISTAKES = [
             ("categories_allowed",)),
     # named just after the opening paragraph, where the separator goes
     Mistake("no excerpt separator", ENTRY, "<!-- more -->\n", "", "$w_{ij}$ and [a page", ("<!-- more -->",), below=1),
-    Mistake("bad TeX", ENTRY, "$$s = \\frac{1}{2}$$", "$$s = \\frac{1}{2$$", "$$s = ", ("bad TeX", "at character")),
-    Mistake("bad TeX in the excerpt", ENTRY, "$w_{ij}$", "$w_{ij$", "$w_{ij$", ("bad TeX", "at character")),
+    Mistake("bad TeX", ENTRY, "$$s = \\frac{1}{2}$$", "$$s = \\frac{1}{2$$", "$$s = ", ("bad TeX", "Expected closing token")),
+    Mistake("bad TeX in the excerpt", ENTRY, "$w_{ij}$", "$w_{ij$", "$w_{ij$", ("bad TeX", "Expected closing token")),
     Mistake("missing snippet", ENTRY, '"planted_snippet.py:double"', '"planted_snipet.py:double"', "--8<--",
             ("could not be found", "did you mean 'planted_snippet.py'?")),
     Mistake("missing section", ENTRY, '"planted_snippet.py:double"', '"planted_snippet.py:triple"', "--8<--",
@@ -140,7 +140,8 @@ MISTAKES = [
             "raise ValueError", ("ValueError: planted",)),
     Mistake("NameError with a suggestion", ENTRY, "print(double(x))", "print(dobule(x))", "print(dobule(x))",
             ("NameError", "Did you mean: 'double'?")),
-    Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "```text", ("expected output differs", "make update-outputs")),
+    # named at the line of the output that differs, inside the fence
+    Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "[6., 9.]])", ("expected output differs", "make update-outputs")),
     Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
     Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
             ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),

@@ -107,8 +107,11 @@ def test_planted_block_fails_naming_the_entry(site, planted, needles):
 
 def test_changed_digit_in_expected_output_fails(site):
     replace(site, "[[0.2689, 0.7311],", "[[0.2689, 0.7312],")
-    out = failed_with(run(site), ENTRY_NAME, "expected output differs", "0.7312", "number 2 is 0.7312 on the page, printed 0.7311")
-    assert "run `make update-outputs`" in out
+    lines = (site.path / ENTRY).read_text(encoding="utf-8").split("\n")
+    line = lines.index("tensor([[0.2689, 0.7312],") + 1  # the line inside the fence, not the fence
+    out = failed_with(run(site), f"{ENTRY}:{line}: the expected output differs", "0.7312",
+                      "number 2 is 0.7312 on the page, printed 0.7311")
+    assert f"run `make update-outputs PAGE={ENTRY}`" in out
 
 
 def test_changed_digit_in_latex_matrix_fails(site):
@@ -128,9 +131,23 @@ def test_update_outputs_rewrites_page_and_then_passes(site):
     replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
     result = run(site, extra=["--update-outputs"])
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["*rewrote the output at*"])
+    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 29), 1 matrix number (line 35)"])
     assert (site.path / ENTRY).read_text(encoding="utf-8") == original
     run(site).assert_outcomes(passed=2)
+
+
+def test_update_outputs_fills_what_is_new_and_only_on_the_page_named(site):
+    """An empty output fence and an all-zero matrix are filled whole; another page that
+    differs is left alone when one page is named (make update-outputs PAGE=...)."""
+    original = (site.path / ENTRY).read_text(encoding="utf-8")
+    replace(site, "tensor([[0.2689, 0.7311],\n        [0.5000, 0.5000]])\n", "")
+    replace(site, "0.2689 & 0.7311 \\\\\n0.5000 & 0.5000", "0 & 0 \\\\\n0 & 0")
+    append(site, "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n", page="docs/index.md")
+    other = (site.path / "docs/index.md").read_text(encoding="utf-8")
+    result = run(site, ENTRY, extra=["--update-outputs"])
+    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 29), 4 matrix numbers (line 35)"])
+    assert (site.path / ENTRY).read_text(encoding="utf-8") == original
+    assert (site.path / "docs/index.md").read_text(encoding="utf-8") == other
 
 
 def test_failure_inside_snippet_names_snippet_line(site):
@@ -158,7 +175,7 @@ def test_notebook_markdown_math_is_checked(site):
     replace(site, "# Weights $w_{ij}$", "# Weights $w_{ij$", path=NOTEBOOK)
     lines = (site.path / NOTEBOOK).read_text(encoding="utf-8").split("\n")
     line = next(n for n, text in enumerate(lines, 1) if "$w_{ij$" in text)
-    failed_with(run(site, NOTEBOOK), f"{NOTEBOOK}:{line}: bad TeX in formula 'w_{{ij': at character")
+    failed_with(run(site, NOTEBOOK), f"{NOTEBOOK}:{line}: bad TeX in formula 'w_{{ij': Expected closing token")
 
 
 def test_tilde_python_fence_is_run_and_pycon_is_refused(site):

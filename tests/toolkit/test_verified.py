@@ -2,12 +2,15 @@
 record, a build shows what they ran, and a page built after an edit without
 running the tests again is never shown as verified (the page, a snippet it
 includes, a snippet its notebook imports, requirements.txt). A failed run takes
-the page's entry away. And in the publishing workflow the record written by
-`make test` is still there when `make build` runs."""
+the page's entry away. The badge says what the last passing run of the page's
+checks proved, whichever make target ran them (test, check, update-outputs).
+And in the publishing workflow the record written by `make test` is still there
+when `make build` runs."""
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,6 +93,51 @@ def test_badge_only_while_nothing_changed(project, tmp_path):
     assert run_page_tests(project).returncode == 1
     edit(project, ENTRY, "[[0.2689, 0.7312],", "[[0.2689, 0.7311],")
     assert badges(project, tmp_path / "s6")["entry"][0] is False
+
+
+def run_make(root: Path, target: str, **variables: str) -> subprocess.CompletedProcess:
+    """``make TARGET`` in ``root`` with the project's Makefile and this checkout's .venv (never set up
+    from a test: -o setup; -o lint, the fixture journal being no lint target)."""
+    make = shutil.which("make")
+    assert make, "make is not installed"
+    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH")) and k not in ("MAKEFLAGS", "MAKELEVEL")}
+    return subprocess.run([make, "-f", str(ROOT / "Makefile"), "-C", str(root), "-o", "setup", "-o", "lint",
+                           f"BIN={Path(sys.executable).parent}", target, *(f"{k}={v}" for k, v in variables.items())],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+OTHER_PAGE = "docs/index.md"
+
+
+def empty_the_outputs(root: Path) -> None:
+    """The entry as an author starts it: an empty output fence, a matrix of zeros. And another
+    page's output wrong, which PAGE= must leave alone."""
+    edit(root, ENTRY, "tensor([[0.2689, 0.7311],\n        [0.5000, 0.5000]])\n", "")
+    edit(root, ENTRY, "0.2689 & 0.7311 \\\\\n0.5000 & 0.5000", "0 & 0 \\\\\n0 & 0")
+    path = root / OTHER_PAGE
+    path.write_text(path.read_text(encoding="utf-8") + "\n```python\nprint(1)\n```\n\n"
+                    "<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n", encoding="utf-8")
+
+
+COMMANDS = {
+    "make test": ("test", {"PYTEST_ARGS": "docs -n 2"}, None),  # the page tests of make test, on two workers
+    "make check": ("check", {"PAGE": ENTRY}, None),
+    "make update-outputs": ("update-outputs", {"PAGE": ENTRY}, empty_the_outputs),
+}
+
+
+@pytest.mark.parametrize("target, variables, before", COMMANDS.values(), ids=COMMANDS.keys())
+def test_the_badge_says_what_the_last_passing_run_proved_whichever_command_ran_it(project, tmp_path, target, variables, before):
+    original = (project / ENTRY).read_text(encoding="utf-8")
+    if before:
+        before(project)
+    other = (project / OTHER_PAGE).read_text(encoding="utf-8")
+    proc = run_make(project, target, **variables)
+    assert proc.returncode == 0, proc.stdout
+    assert (project / ENTRY).read_text(encoding="utf-8") == original  # update-outputs: filled back as it was
+    assert (project / OTHER_PAGE).read_text(encoding="utf-8") == other  # and no other page touched
+    (ok, text) = badges(project, tmp_path / "site")["entry"]
+    assert ok and text.startswith("Verified: 2 code blocks ran · 8 numbers checked"), (text, proc.stdout)
 
 
 def test_workflow_builds_where_make_test_wrote_the_record():

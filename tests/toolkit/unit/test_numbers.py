@@ -8,6 +8,7 @@ import pytest
 
 from journal_tools.pagetest.outputs import (
     OutputMismatch,
+    apply_updates,
     as_tex,
     matrix_numbers,
     printed_numbers,
@@ -169,3 +170,87 @@ def test_update_rewrites_whenever_the_check_fails(journal, values, matrix, rewri
     (settings.root / page.path).write_text("\n".join(lines), encoding="utf-8")
     again = parse_page(settings.root / page.path, settings)
     run_chain(again, again.steps, ChainResult())
+
+
+# -- what is new is filled whole; a mismatch names its exact line ----------------------
+
+
+def test_a_placeholder_matrix_is_filled_whole_zeros_included(journal):
+    """All zeros (written for the tool to fill): every number is written as printed,
+    the zeros too (`0` -> `0.0000`), the layout kept."""
+    updates: list[OutputMismatch] = []
+    _check(journal, "[[1.0, 0.0], [0.5, 0.5]]", r"0 & 0 \\" + "\n0 & 0", updates)
+    (u,) = updates
+    assert u.new_lines[2:-2] == [r"1.0000 & 0.0000 \\", "0.5000 & 0.5000"]
+    assert (u.kind, u.numbers) == ("matrix", 4)
+
+
+def test_a_matrix_with_one_wrong_number_gets_that_number_only(journal):
+    updates: list[OutputMismatch] = []
+    _check(journal, "[[1.0, 0.0], [0.5, 0.5]]", r"1.0000 & 0 \\" + "\n0.5000 & 0.5001", updates)
+    (u,) = updates
+    assert u.new_lines[2:-2] == [r"1.0000 & 0 \\", "0.5000 & 0.5000"]  # the 0 is right: kept as written
+    assert u.numbers == 1
+
+
+OUTPUT_PAGE = """\
+```python
+print("a\\nb\\nc")
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+{shown}
+```
+"""
+
+
+def test_an_empty_output_fence_is_filled_whole(journal):
+    settings, write = journal
+    page = parse_page(write("o.md", OUTPUT_PAGE.replace("{shown}\n", "")), settings)
+    updates: list[OutputMismatch] = []
+    run_chain(page, page.steps, ChainResult(), updates)
+    (u,) = updates
+    assert (u.first_line, u.old_lines, u.new_lines, u.kind) == (7, [], ["a", "b", "c"], "output")
+
+
+@pytest.mark.parametrize("shown, line", [
+    ("a\nB\nc", 8),  # the second line of the fence (the fence itself is line 6)
+    ("a\nb", 9),  # a line missing: where it should be (the closing fence)
+    ("x\nb\nc", 7),
+])
+def test_an_output_mismatch_names_the_first_differing_line_of_the_fence(journal, shown, line):
+    settings, write = journal
+    page = parse_page(write("o.md", OUTPUT_PAGE.format(shown=shown)), settings)
+    with pytest.raises(BlockError) as info:
+        run_chain(page, page.steps, ChainResult())
+    assert str(info.value).startswith(f"docs/o.md:{line}: the expected output differs from what the block at line 1 printed")
+
+
+def test_updating_a_mismatch_it_cannot_write_back_fails(journal):
+    """Two matrices shown, one printed tensor of another count: no layout fits, so the
+    update run fails at the formula instead of passing with the page unchanged."""
+    settings, write = journal
+    text = PAGE.format(values="[[1, 2, 3]]", matrix=r"1 \end{bmatrix} \begin{bmatrix} 2")
+    page = parse_page(write("u.md", text), settings)
+    updates: list[OutputMismatch] = []
+    with pytest.raises(BlockError, match="cannot lay these numbers out"):
+        run_chain(page, page.steps, ChainResult(), updates)
+    assert updates == []
+
+
+def test_rewrites_are_reported_page_by_page_in_line_order(tmp_path):
+    """Each page once, in the order the pages ran, its lines ascending, with what was written."""
+    (tmp_path / "b.md").write_text("x\n\n0\n", encoding="utf-8")
+    (tmp_path / "a.md").write_text("```text\n```\n\n$$ 0 $$\n\n```text\n```\n", encoding="utf-8")
+    updates = [
+        OutputMismatch(None, "", "b.md", 3, ["0"], ["1"], "matrix", 1),
+        OutputMismatch(None, "", "a.md", 7, [], ["8"], "output"),
+        OutputMismatch(None, "", "a.md", 4, ["$$ 0 $$"], ["$$ 0.5 $$"], "matrix", 1),
+        OutputMismatch(None, "", "a.md", 2, [], ["7"], "output"),
+        OutputMismatch(None, "", "a.md", 0, [], [], "output"),  # nothing to write: not reported
+    ]
+    done = apply_updates(tmp_path, updates)
+    assert [page.summary() for page in done] == ["b.md: 1 matrix number (line 3)",
+                                                 "a.md: 2 outputs (lines 2, 8), 1 matrix number (line 5)"]  # lines of the page as rewritten
+    assert (tmp_path / "a.md").read_text(encoding="utf-8") == "```text\n7\n```\n\n$$ 0.5 $$\n\n```text\n8\n```\n"
