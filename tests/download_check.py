@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from journal_tools.build.downloads import Download, Placed
-from journal_tools.pagetest.outputs import UPDATE_HINT, OutputMismatch, check_math, check_output
+from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, update_hint
 from journal_tools.pagetest.parse import Page
 
 RUNNER = r'''
@@ -120,7 +120,7 @@ def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> lis
             try:
                 check(page, p.step, out)
             except OutputMismatch as mismatch:
-                first, _, rest = str(mismatch).replace(f"; {UPDATE_HINT}", "").partition("\n")
+                first, _, rest = str(mismatch).replace(f"; {update_hint(page.path)}", "").partition("\n")
                 page_part = first.split(": ", 1)
                 problems.append(f"{where(p)}: the download printed other output than the page shows at "
                                 f"{page_part[0]} ({page_part[1] if len(page_part) > 1 else ''})\n{rest}")

@@ -111,8 +111,9 @@ def test_a_wrong_output_names_the_download_line_and_the_page_line(block_page):
     script.write_text(made.script.replace("print(y * 2)", "print(y * 3)"), encoding="utf-8")
     (problem,) = script_problems(script, made, page)
     line = made.script.split("\n").index("# Prints (checked by the page tests, line 47):") + 1
+    # The page's side names the first differing line inside the output fence (the fence opens at 47).
     assert problem.startswith(f"downloads/blocks.py:{line}: the download printed other output than the page shows at "
-                              "docs/blocks.md:47")
+                              "docs/blocks.md:48 ")
 
 
 def test_same_sources_same_bytes(block_page):
