@@ -67,6 +67,7 @@ from journal_tools.readers import citations, fences, limits, markdown_math
 from journal_tools.readers.mathml import MathError
 from journal_tools.readers.settings import Seconds, Settings
 from journal_tools.serve import loop as serve
+from journal_tools.serve import window as serve_window
 
 __all__ = ["JournalConfig", "JournalPlugin"]
 
@@ -149,11 +150,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
     serve_state: serve.ServeState | None = None
+    window: serve_window.Window | None = None  # make serve's recent window (None: every entry)
+    window_note: str | None = None  # what the window leaves out, shown on the pages that list entries
     caches: BuildCaches | None = None  # one per plugin instance: make serve keeps it across rebuilds
 
     def on_startup(self, *, command, dirty):
-        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds);
+        serving, the recent window's size (``make serve POSTS=...``)."""
         self.serving = command == "serve"
+        n = serve_window.size() if self.serving else None
+        self.window = serve_window.Window(n) if n is not None else None
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -206,6 +212,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Start this build's record of the cited keys and of its render mistakes."""
         citations.restart_record()
         self.render_mistakes = Mistakes()
+        self.listing_pages: set[str] = set()  # pages that list entries (src_uri): the window's line goes there
 
     def on_nav(self, nav, *, config, files):
         """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
@@ -214,7 +221,13 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
-        """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
+        """make serve: leave out the entries outside the recent window. Add the toolkit's assets; check every
+        Markdown page and draw every figure the build misses (one process)."""
+        if self.window is not None and self.settings.blog is not None:
+            note = self.window.apply(files, self.settings.is_post)
+            if note != self.window_note and note is not None:
+                log.info(note)
+            self.window_note = note
         site_assets.add_files(files, config, minify=self.config.slim_pages)
         refs, checks = [], Mistakes()
         for file in files.documentation_pages():
@@ -312,7 +325,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for."""
+        """Note a page listing tags (make serve's window line); inline the figures this page asks for."""
+        if self.window_note is not None and _lists_tags(markdown, config):
+            self.listing_pages.add(page.file.src_uri)
         if not self.figure_svgs:
             return markdown
         try:
@@ -384,6 +399,13 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             starts = []
         return serve.with_panel(serve.anchor_blocks(output, starts), serve.panel_html(outcome))
 
+    @event_priority(-110)  # after the blog's (-100), which gives a view the posts it lists
+    def on_page_context(self, context, *, page, config, nav):
+        """Note a page of the blog that lists entries (make serve's window line)."""
+        if self.window_note is not None and context.get("posts") is not None:
+            self.listing_pages.add(page.file.src_uri)
+        return context
+
     def on_serve(self, server, *, config, builder):
         """Show build errors in the browser instead of leaving it waiting."""
         if self.serve_state is not None:
@@ -404,6 +426,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_post_page(self, output, *, page, config):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
         output = self._final_html(output)
+        if self.window_note is not None and page.file.src_uri in self.listing_pages:
+            output = serve.with_panel(output, serve_window.note_html(self.window_note))
         return output if self.serve_state is None else self._with_run_outcome(output, page)
 
     def on_post_template(self, output_content, *, template_name, config):
@@ -443,6 +467,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError(str(exc)) from None
         for line, key in citations.uncited(bib):
             log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
+
+
+def _lists_tags(markdown: str, config) -> bool:
+    """Does the page hold a listing of Material's tags plugin (its ``<!-- material/tags -->`` directive)?"""
+    tags = config.plugins.get("material/tags")
+    return tags is not None and f"<!-- {tags.config.listings_directive}" in markdown
 
 
 def _source(page) -> str | None:
