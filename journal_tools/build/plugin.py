@@ -24,9 +24,8 @@ plugins. What the plugin adds, each part its own module:
   proved about it, while the page and its code are unchanged since;
 - ``fonts``: the math font is copied into the site;
 - ``reproducible``: the build date is the last commit's;
-- ``incremental``: each page's Markdown render, excerpts, template output,
-  search entries and reading time are reused while their inputs are unchanged
-  (``.cache/pages/``; ``make serve`` keeps them in memory too);
+- ``serve``: ``make serve``'s recent window of entries, and the code of each
+  saved page run in a warm worker (never in ``make build``);
 - ``theme/``: template overrides, added to the theme's search path here;
 - ``site_assets``: the toolkit's stylesheets and script (``assets/``), added to
   the site's files and linked from every page, so a journal needs none of its own.
@@ -59,10 +58,8 @@ from journal_tools.build import (
     validate,
     verified,
 )
-from journal_tools.build.incremental.steps import BuildCaches
-from journal_tools.build.incremental.store import Store
 from journal_tools.build.mistakes import Mistakes
-from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import jupyter, pages, rss, theme_overrides, theme_patches
 from journal_tools.readers import citations, fences, limits, markdown_math
 from journal_tools.readers.mathml import MathError
 from journal_tools.readers.settings import Seconds, Settings
@@ -124,13 +121,6 @@ class JournalConfig(base.Config):
     a warm worker and show the outcome at the top of each page; show build errors in the
     browser."""
 
-    page_cache = c.Type(bool, default=True)
-    """Reuse each page's rendered Markdown, its excerpts in the blog's views, its template
-    output, its search entries and its reading time while everything they are made from
-    is unchanged (``.cache/pages/``, and memory in ``mkdocs serve``), so a build after a
-    one-page edit renders that page and the views that list it. ``false`` renders all
-    (the tests compare the two)."""
-
     pin_build_date = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
     one commit are the same bytes."""
@@ -152,7 +142,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     serve_state: serve.ServeState | None = None
     window: serve_window.Window | None = None  # make serve's recent window (None: every entry)
     window_note: str | None = None  # what the window leaves out, shown on the pages that list entries
-    caches: BuildCaches | None = None  # one per plugin instance: make serve keeps it across rebuilds
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds);
@@ -192,14 +181,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
-        blog.read_posts_with_libyaml()  # as MkDocs reads every page's
-        if self.config.page_cache:
-            if self.caches is None:
-                self.caches = BuildCaches(Store(self.settings.cache_dir / "pages"))
-            self.caches.begin(config, self.settings)
-            blog.defer_excerpt_markdown()  # a reused excerpt never needs its converter
-        else:
-            self.caches = None
         return config
 
     def _anchor_bibliography(self, config) -> None:
@@ -213,11 +194,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         citations.restart_record()
         self.render_mistakes = Mistakes()
         self.listing_pages: set[str] = set()  # pages that list entries (src_uri): the window's line goes there
-
-    def on_nav(self, nav, *, config, files):
-        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
-        blog.use_identity_posts(config)
-        return nav
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -257,15 +233,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return files
 
     def _checked_page(self, path: Path) -> list:
-        """Check one page's sources and find its figures; reused while the page and its includes are unchanged."""
-        def check() -> list:
-            if self.config.check_sources:
-                validate.check_page(path, self.settings)
-            return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
-
-        if self.caches is None:
-            return check()
-        return self.caches.checked(path, (self.config.check_sources, self.config.figures), check)
+        """Check one page's sources and find its figures."""
+        if self.config.check_sources:
+            validate.check_page(path, self.settings)
+        return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
@@ -274,12 +245,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         render = page.render
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
-        cached = self.caches is not None and not notebooks.is_notebook_page(page)
-
         def checked_render(config, files):
             try:
-                if cached:
-                    return self.caches.render(page, config, files, render)
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
                 return self._render_failed(page, str(exc.located(rel, _source(page))))
@@ -314,14 +281,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
-            return self._cached_env(env, config)  # a read-only tree builds without the bytecode cache
+            return env  # a read-only tree builds without the bytecode cache
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
-        return self._cached_env(env, config)
-
-    def _cached_env(self, env, config):
-        if self.caches is not None:
-            self.caches.wrap_env(env)
-            self.caches.wrap_search(config)
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
@@ -338,7 +299,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
-        citations.note_cited(html)  # a reused render's citations count too (the uncited list, on_post_build)
+        citations.note_cited(html)  # the uncited list, on_post_build
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
@@ -351,20 +312,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
         if self.config.link_previews and is_post:
             preview.describe(page, html, self.settings, config.site_name)
-        if is_post:
-            blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src)
-        if is_post and self.caches is not None:
-            self._cache_post_steps(page, html, config)
         return html
-
-    def _cache_post_steps(self, page, html: str, config) -> None:
-        """A post's excerpt renders (one per view listing it) and its reading time, cached."""
-        self.caches.wrap_excerpt(page)
-        plugin = blog.blog_plugin(config)
-        if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
-            page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
 
     def _badge(self, html: str, src: Path) -> str:
         """The verified badge (or "not verified since the last change") under the title."""
@@ -443,8 +393,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
-        if self.caches is not None:
-            log.info(self.caches.summary())
         if self.config.slim_pages:  # in make serve too: it serves what make build publishes
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         if self.serve_state is not None:
