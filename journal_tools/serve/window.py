@@ -10,7 +10,8 @@ entry (a Markdown page under the blog's ``post_dir``) that is not
   blog orders them): ``make serve POSTS=N``, 30 by default;
 - saved since the server started (its file changed, or it is new);
 - linked to from an entry that is served (followed until no new entry is
-  linked), so no link between served entries breaks.
+  linked), so no link between served entries breaks;
+- one whose date cannot be read (the build then names its file and line).
 
 Every page that is not an entry stays. ``make serve POSTS=all`` serves all;
 ``make build``, ``make test`` and CI never serve, so they always take every
@@ -72,8 +73,10 @@ class Window:
             self.started = {uri: st.st_mtime_ns for uri, st in stats.items()}
         self.saved = {uri for uri in self.saved if uri in posts}
         self.saved |= {uri for uri, st in stats.items() if self.started.get(uri) != st.st_mtime_ns}
-        recent = sorted(posts, key=lambda uri: self._order(uri, posts[uri].abs_src_path, stats[uri]), reverse=True)
-        served = set(recent[: self.n]) | self.saved
+        order = {uri: self._order(uri, posts[uri].abs_src_path, stats[uri]) for uri in posts}
+        unreadable = {uri for uri, key in order.items() if key is None}  # served: the build reports what is wrong
+        recent = sorted(order.keys() - unreadable, key=order.__getitem__, reverse=True)
+        served = set(recent[: self.n]) | self.saved | unreadable
         served |= _linked(served, posts)
         if len(served) == len(posts):
             return None
@@ -84,29 +87,28 @@ class Window:
         return (f"Serving the {min(self.n, len(posts)):,} most recent of {len(posts):,} entries{extra}; "
                 "`make serve POSTS=all` serves them all")
 
-    def _order(self, uri: str, path: str, st) -> tuple:
-        """The blog's order of posts (pinned first, then by date); an entry whose date cannot be read
-        comes first, so the build that serves it reports what is wrong with it."""
+    def _order(self, uri: str, path: str, st) -> tuple | None:
+        """The blog's order of posts (pinned first, then by date); None for an entry whose date cannot be read."""
         stamp = (st.st_mtime_ns, st.st_size)
         known = self._dates.get(uri)
         if known is None or known[0] != stamp:
             known = self._dates[uri] = (stamp, _sort_key(Path(path)))
-        return known[1] + (uri,)
+        return None if known[1] is None else known[1] + (uri,)
 
 
-def _sort_key(path: Path) -> tuple:
+def _sort_key(path: Path) -> tuple | None:
     try:
         m = YAML_RE.match(path.read_text(encoding="utf-8-sig"))
         meta = yaml.load(m[1], Loader=_LOADER) if m else None
         date = meta["date"]
         created = date.get("created") if isinstance(date, dict) else date
         if not isinstance(created, dt.date):
-            return (2,)
+            return None
         if not isinstance(created, dt.datetime):
             created = dt.datetime.combine(created, dt.time())
-        return (1, bool(meta.get("pin")), created.replace(tzinfo=None))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, TypeError, KeyError, AttributeError):
-        return (2,)
+        return (bool(meta.get("pin")), created.replace(tzinfo=None))
+    except (OSError, ValueError, yaml.YAMLError, TypeError, KeyError, AttributeError):  # ValueError: 2025-02-30
+        return None
 
 
 def _linked(served: set[str], posts: dict) -> set[str]:

@@ -50,6 +50,14 @@ def test_the_window_keeps_the_most_recent_the_saved_and_the_linked(journal):
     assert note.startswith("Serving the 2 most recent of 5 entries, plus 2 saved since the start or linked;")
 
 
+def test_an_entry_whose_date_cannot_be_read_is_served_for_the_build_to_report(journal):
+    settings, _ = journal
+    files = _files(journal, {"a.md": _post("01"), "b.md": _post("02"), "bad.md": _post("02").replace("01-02", "02-30"),
+                             "worse.md": "---\ndate: [\n---\n"})
+    window.Window(1).apply(files, settings.is_post)
+    assert _served(files) == {"index.md", "bad.md", "worse.md", "b.md"}
+
+
 def test_a_window_as_large_as_the_journal_leaves_nothing_out(journal):
     settings, _ = journal
     files = _files(journal, {"a.md": _post("01"), "b.md": _post("02")})
