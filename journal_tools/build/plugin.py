@@ -200,7 +200,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """make serve: leave out the entries outside the recent window. Add the toolkit's assets; check every
         Markdown page and draw every figure the build misses (one process)."""
         if self.window is not None and self.settings.blog is not None:
-            note = self.window.apply(files, self.settings.is_post)
+            note = self.window.apply(files, self.settings.blog.post_dir)
             if note != self.window_note and note is not None:
                 log.info(note)
             self.window_note = note

@@ -65,9 +65,10 @@ class Window:
         self.saved: set[str] = set()  # entries saved since then (src_uri), served from then on
         self._dates: dict[str, tuple[tuple, tuple]] = {}  # src_uri -> (stat, sort key): front matter read once per save
 
-    def apply(self, files, is_post) -> str | None:
-        """Remove from ``files`` the entries outside the window; the note saying so, or None if none is left out."""
-        posts = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path and is_post(Path(f.abs_src_path))}
+    def apply(self, files, post_dir: str) -> str | None:
+        """Remove from ``files`` the entries (pages under ``post_dir``, relative to docs/, as the blog finds
+        them) outside the window; the note saying so, or None if none is left out."""
+        posts = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path and f.src_uri.startswith(f"{post_dir}/")}
         stats = {uri: os.stat(f.abs_src_path) for uri, f in posts.items()}
         if self.started is None:
             self.started = {uri: st.st_mtime_ns for uri, st in stats.items()}

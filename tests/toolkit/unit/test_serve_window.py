@@ -34,7 +34,7 @@ def test_the_window_keeps_the_most_recent_the_saved_and_the_linked(journal):
     files = _files(journal, {"a.md": _post("01"), "b.md": _post("02"), "c.md": _post("03", pin=True),
                              "d.md": _post("04", " See [b](b.md#head) and [home](../../index.md)."), "e.md": _post("05")})
     win = window.Window(2)
-    note = win.apply(files, settings.is_post)
+    note = win.apply(files, "blog/posts")
     # c is pinned (first, as the blog orders), e the newest; d is left out, so b (linked from d) is too.
     assert _served(files) == {"index.md", "c.md", "e.md"}
     assert note == "Serving the 2 most recent of 5 entries; `make serve POSTS=all` serves them all"
@@ -45,7 +45,7 @@ def test_the_window_keeps_the_most_recent_the_saved_and_the_linked(journal):
     files.append(File("blog/posts/d.md", str(settings.docs_dir), "/site", True))
     for name in "abce":
         files.append(File(f"blog/posts/{name}.md", str(settings.docs_dir), "/site", True))
-    note = win.apply(files, settings.is_post)
+    note = win.apply(files, "blog/posts")
     assert _served(files) == {"index.md", "b.md", "c.md", "d.md", "e.md"}
     assert note.startswith("Serving the 2 most recent of 5 entries, plus 2 saved since the start or linked;")
 
@@ -54,14 +54,14 @@ def test_an_entry_whose_date_cannot_be_read_is_served_for_the_build_to_report(jo
     settings, _ = journal
     files = _files(journal, {"a.md": _post("01"), "b.md": _post("02"), "bad.md": _post("02").replace("01-02", "02-30"),
                              "worse.md": "---\ndate: [\n---\n"})
-    window.Window(1).apply(files, settings.is_post)
+    window.Window(1).apply(files, "blog/posts")
     assert _served(files) == {"index.md", "bad.md", "worse.md", "b.md"}
 
 
 def test_a_window_as_large_as_the_journal_leaves_nothing_out(journal):
     settings, _ = journal
     files = _files(journal, {"a.md": _post("01"), "b.md": _post("02")})
-    assert window.Window(2).apply(files, settings.is_post) is None and len(_served(files)) == 3
+    assert window.Window(2).apply(files, "blog/posts") is None and len(_served(files)) == 3
 
 
 @pytest.mark.parametrize(("value", "size"), [("", window.DEFAULT), ("7", 7), ("all", None), (" ALL ", None)])
