@@ -39,6 +39,7 @@ def _build(config: str, site: str, log: str) -> int:
             fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
             os.dup2(fd, 1)
             os.dup2(fd, 2)
+            os.chdir(os.path.dirname(config))  # as `mkdocs build` run beside the config file
             from mkdocs.__main__ import cli
 
             try:

@@ -97,17 +97,20 @@ class CleanBuilds:
         self.proc = subprocess.Popen([sys.executable, str(CLEAN_BUILDS), str(project)], cwd=project, env=ENV,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
-    def build(self, tree: Path, site: Path) -> Path:
-        """A clean build of ``tree`` (the project, or a copy of it) into ``site``, with serve's site URL."""
+    def start(self, tree: Path, site: Path) -> None:
+        """Start a clean build of ``tree`` (a copy of the project) into ``site``, with serve's site URL."""
         text = (tree / "mkdocs.yml").read_text(encoding="utf-8")
         config = tree / "mkdocs.clean.yml"
         config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {self.site_url}", text, count=1), encoding="utf-8")
-        log = site.with_suffix(".log")
-        self.proc.stdin.write(f"{config}\t{site}\t{log}\n")
+        self.site = site
+        self.proc.stdin.write(f"{config}\t{site}\t{site.with_suffix('.log')}\n")
         self.proc.stdin.flush()
+
+    def done(self) -> Path:
+        """The site of the build started last, once it is built."""
         answer = self.proc.stdout.readline().strip()
-        assert answer == "ok", f"the clean build failed:\n{log.read_text(encoding='utf-8')[-3000:]}"
-        return site
+        assert answer == "ok", f"the clean build failed:\n{self.site.with_suffix('.log').read_text(encoding='utf-8')[-3000:]}"
+        return self.site
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -223,8 +226,10 @@ def test_serve_after_each_save_equals_a_clean_build(tmp_path):
             before = 0 if change is None else served.ended()
             if change is not None:
                 change()
+            # The clean build of this state runs while serve rebuilds it (two processes, two cores).
+            clean.start(_snapshot(project, tmp_path / f"tree-{n}"), tmp_path / f"clean-{n}")
             served.settle(before)
-            site = clean.build(project, tmp_path / f"clean-{n}")
+            site = clean.done()
             now = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
             report += [f"after '{what}': {p}" for p in served.differences(site, seen - now)[:5]]
             seen |= now
@@ -233,15 +238,15 @@ def test_serve_after_each_save_equals_a_clean_build(tmp_path):
     assert not report, "serve differs from a clean build:\n" + "\n".join(report)
 
 
-def _window_tree(project: Path, tmp: Path, served_posts: set[str]) -> Path:
-    """A copy of ``project`` holding, of its entries, only ``served_posts`` (file names)."""
-    tree = tmp / "window-tree"
-    shutil.rmtree(tree, ignore_errors=True)
-    shutil.copytree(project, tree, ignore=shutil.ignore_patterns(".git", "serve.log", "clean-*", "mkdocs.clean.yml"))
-    for post in (tree / POSTS).glob("*.md"):
+def _snapshot(project: Path, tree: Path, served_posts: set[str] | None = None) -> Path:
+    """A copy of ``project`` as it is now (its git history: the same build date), holding of its
+    entries only ``served_posts`` (file names) if given; the math font shared, not copied."""
+    shutil.copytree(project, tree, ignore=shutil.ignore_patterns(".cache", "journal_tools", "serve.log", "mkdocs.clean.yml"))
+    (tree / ".cache").mkdir()
+    (tree / ".cache" / "fonts").symlink_to(project / ".cache" / "fonts")
+    for post in (tree / POSTS).glob("*.md") if served_posts is not None else ():
         if post.name not in served_posts:
             post.unlink()
-    freeze_as_git_repo(tree)  # the same build date as the project's (HEAD's)
     return tree
 
 
@@ -263,8 +268,9 @@ def test_the_window_serves_what_a_clean_build_of_its_entries_makes(tmp_path):
             before = 0 if change is None else served.ended()
             if change is not None:
                 change()
+            clean.start(_snapshot(project, tmp_path / f"tree-{n}", posts), tmp_path / f"clean-{n}")
             served.settle(before)
-            site = clean.build(_window_tree(project, tmp_path, posts), tmp_path / f"clean-{n}")
+            site = clean.done()
             report += [f"after '{what}': {p}" for p in served.differences(site, set())[:5]]
             home = _served(served.base).decode()
             assert f"Serving the 2 most recent of 13 entries, plus {len(posts) - 2} saved since the start or linked" in home
