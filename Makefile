@@ -16,6 +16,7 @@ PYTEST_ARGS ?= -n 2
 # make serve PORT=8001 (SERVE_HOST=...): where the live site listens.
 SERVE_HOST ?= 127.0.0.1
 PORT ?= 8000
+POSTS ?=
 
 export NO_MKDOCS_2_WARNING := 1
 
@@ -41,10 +42,11 @@ $(FONT_STAMP):
 	  *) echo "math font not installed: pages fall back to font-family: math";; esac
 	mkdir -p $(dir $@) && touch $@
 
-# A busy port is reported in one line before anything is built.
+# A busy port is reported in one line before anything is built. POSTS: how many recent
+# entries to serve (30 when empty, `all` for every one; journal_tools/serve/window.py).
 serve: setup
 	@$(BIN)/python -m journal_tools.serve.port $(SERVE_HOST) $(PORT)
-	$(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
+	JOURNAL_POSTS='$(POSTS)' $(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
 
 # The toolkit's tests are reused while their inputs are unchanged (tests/toolkit_reuse.py);
 # make test FRESH=1 (or CI=true) runs them all. Both reach pytest through the environment.

@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     r = step(8, "page tests of a large journal, sharded", lambda: shards.measure(project, out, plan["shard_entries"]))
     if r:
         rows.append(r)
-    rows += step(9, "a journal of a thousand entries: serve saves, warm build",
+    rows += step(9, "make serve at any journal size: first request, saves",
                  lambda: incremental.measure(project, out, plan["incremental_entries"], plan["incremental_repeats"])) or []
     r = step(10, "make test: after one entry edit, and FRESH=1", lambda: suite_cost.measure(out))
     if r:

@@ -1,1 +1,1 @@
-"""The MkDocs plugin and what it does at build time (figures, notebooks, feeds, the badge, the page cache)."""
+"""The MkDocs plugin and what it does at build time (figures, notebooks, feeds, the badge)."""

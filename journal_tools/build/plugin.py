@@ -25,9 +25,8 @@ plugins. What the plugin adds, each part its own module:
 - ``fonts``/``formula_glyphs``: the math font is copied into the site, cut to what
   its formulas use, and a page whose formulas it cannot draw whole stops the build;
 - ``reproducible``: the build date is the last commit's;
-- ``incremental``: each page's Markdown render, excerpts, template output,
-  search entries and reading time are reused while their inputs are unchanged
-  (``.cache/pages/``; ``make serve`` keeps them in memory too);
+- ``serve``: ``make serve``'s recent window of entries, and the code of each
+  saved page run in a warm worker (never in ``make build``);
 - ``theme/``: template overrides, added to the theme's search path here;
 - ``site_assets``: the toolkit's stylesheets and script (``assets/``), added to
   the site's files and linked from every page, so a journal needs none of its own.
@@ -62,14 +61,13 @@ from journal_tools.build import (
     validate,
     verified,
 )
-from journal_tools.build.incremental.steps import BuildCaches
-from journal_tools.build.incremental.store import Store
 from journal_tools.build.mistakes import Mistakes
-from journal_tools.compat import blog, jupyter, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import jupyter, pages, rss, theme_overrides, theme_patches
 from journal_tools.readers import citations, fences, limits, markdown_math
 from journal_tools.readers.mathml import MathError
 from journal_tools.readers.settings import Seconds, Settings
 from journal_tools.serve import loop as serve
+from journal_tools.serve import window as serve_window
 
 __all__ = ["JournalConfig", "JournalPlugin"]
 
@@ -130,13 +128,6 @@ class JournalConfig(base.Config):
     a warm worker and show the outcome at the top of each page; show build errors in the
     browser."""
 
-    page_cache = c.Type(bool, default=True)
-    """Reuse each page's rendered Markdown, its excerpts in the blog's views, its template
-    output, its search entries and its reading time while everything they are made from
-    is unchanged (``.cache/pages/``, and memory in ``mkdocs serve``), so a build after a
-    one-page edit renders that page and the views that list it. ``false`` renders all
-    (the tests compare the two)."""
-
     pin_build_date = c.Type(bool, default=True)
     """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
     one commit are the same bytes."""
@@ -156,11 +147,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
     serve_state: serve.ServeState | None = None
-    caches: BuildCaches | None = None  # one per plugin instance: make serve keeps it across rebuilds
+    window: serve_window.Window | None = None  # make serve's recent window (None: every entry)
+    window_note: str | None = None  # what the window leaves out, shown on the pages that list entries
 
     def on_startup(self, *, command, dirty):
-        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds);
+        serving, the recent window's size (``make serve POSTS=...``)."""
         self.serving = command == "serve"
+        n = serve_window.size() if self.serving else None
+        self.window = serve_window.Window(n) if n is not None else None
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -194,14 +189,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
-        blog.read_posts_with_libyaml()  # as MkDocs reads every page's
-        if self.config.page_cache:
-            if self.caches is None:
-                self.caches = BuildCaches(Store(self.settings.cache_dir / "pages"))
-            self.caches.begin(config, self.settings)
-            blog.defer_excerpt_markdown()  # a reused excerpt never needs its converter
-        else:
-            self.caches = None
         return config
 
     def _anchor_bibliography(self, config) -> None:
@@ -214,15 +201,17 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Start this build's record of the cited keys and of its render mistakes."""
         citations.restart_record()
         self.render_mistakes = Mistakes()
-
-    def on_nav(self, nav, *, config, files):
-        """After the blog has read its posts: make its ``page in posts`` test cheap (compat.blog.IdentityPosts)."""
-        blog.use_identity_posts(config)
-        return nav
+        self.listing_pages: set[str] = set()  # pages that list entries (src_uri): the window's line goes there
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
-        """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
+        """make serve: leave out the entries outside the recent window. Add the toolkit's assets; check every
+        Markdown page and draw every figure the build misses (one process)."""
+        if self.window is not None and self.settings.blog is not None:
+            note = self.window.apply(files, self.settings.blog.post_dir)
+            if note != self.window_note and note is not None:
+                log.info(note)
+            self.window_note = note
         site_assets.add_files(files, config, minify=self.config.slim_pages)
         refs, checks = [], Mistakes()
         for file in files.documentation_pages():
@@ -254,15 +243,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return files
 
     def _checked_page(self, path: Path) -> list:
-        """Check one page's sources and find its figures; reused while the page and its includes are unchanged."""
-        def check() -> list:
-            if self.config.check_sources:
-                validate.check_page(path, self.settings)
-            return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
-
-        if self.caches is None:
-            return check()
-        return self.caches.checked(path, (self.config.check_sources, self.config.figures), check)
+        """Check one page's sources and find its figures."""
+        if self.config.check_sources:
+            validate.check_page(path, self.settings)
+        return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
@@ -271,12 +255,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         render = page.render
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
-        cached = self.caches is not None and not notebooks.is_notebook_page(page)
-
         def checked_render(config, files):
             try:
-                if cached:
-                    return self.caches.render(page, config, files, render)
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
                 return self._render_failed(page, str(exc.located(rel, _source(page))))
@@ -311,18 +291,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError:
-            return self._cached_env(env, config)  # a read-only tree builds without the bytecode cache
+            return env  # a read-only tree builds without the bytecode cache
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
-        return self._cached_env(env, config)
-
-    def _cached_env(self, env, config):
-        if self.caches is not None:
-            self.caches.wrap_env(env)
-            self.caches.wrap_search(config)
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for."""
+        """Note a page listing tags (make serve's window line); inline the figures this page asks for."""
+        if self.window_note is not None and _lists_tags(markdown, config):
+            self.listing_pages.add(page.file.src_uri)
         if not self.figure_svgs:
             return markdown
         try:
@@ -333,7 +309,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
-        citations.note_cited(html)  # a reused render's citations count too (the uncited list, on_post_build)
+        citations.note_cited(html)  # the uncited list, on_post_build
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
@@ -346,20 +322,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
         if self.config.link_previews and is_post:
             preview.describe(page, html, self.settings, config.site_name)
-        if is_post:
-            blog.keep_excerpt_source_only(page, self.settings.blog.excerpt_separator)
         if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, downloads.links_html(self.downloads.get(src), page.url))
-        if is_post and self.caches is not None:
-            self._cache_post_steps(page, html, config)
         return html
-
-    def _cache_post_steps(self, page, html: str, config) -> None:
-        """A post's excerpt renders (one per view listing it) and its reading time, cached."""
-        self.caches.wrap_excerpt(page)
-        plugin = blog.blog_plugin(config)
-        if plugin is not None and plugin.config.post_readtime and not page.config.readtime:
-            page.config.readtime = self.caches.readtime(page, html, plugin.config.post_readtime_words_per_minute)
 
     def _badge(self, html: str, src: Path, links: str = "") -> str:
         """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
@@ -394,6 +359,13 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             starts = []
         return serve.with_panel(serve.anchor_blocks(output, starts), serve.panel_html(outcome))
 
+    @event_priority(-110)  # after the blog's (-100), which gives a view the posts it lists
+    def on_page_context(self, context, *, page, config, nav):
+        """Note a page of the blog that lists entries (make serve's window line)."""
+        if self.window_note is not None and context.get("posts") is not None:
+            self.listing_pages.add(page.file.src_uri)
+        return context
+
     def on_serve(self, server, *, config, builder):
         """Show build errors in the browser instead of leaving it waiting."""
         if self.serve_state is not None:
@@ -415,6 +387,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
         where = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.url
         output = self._final_html(output, where)
+        if self.window_note is not None and page.file.src_uri in self.listing_pages:
+            output = serve.with_panel(output, serve_window.note_html(self.window_note))
         return output if self.serve_state is None else self._with_run_outcome(output, page)
 
     def on_post_template(self, output_content, *, template_name, config):
@@ -431,8 +405,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Copy the math font into the site; start notebook runs a serve rebuild deferred."""
-        if self.caches is not None:
-            log.info(self.caches.summary())
         if self.config.slim_pages:  # in make serve too: it serves what make build publishes
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         if self.serve_state is not None:
@@ -461,6 +433,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError(str(exc)) from None
         for line, key in citations.uncited(bib):
             log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
+
+
+def _lists_tags(markdown: str, config) -> bool:
+    """Does the page hold a listing of Material's tags plugin (its ``<!-- material/tags -->`` directive)?"""
+    tags = config.plugins.get("material/tags")
+    return tags is not None and f"<!-- {tags.config.listings_directive}" in markdown
 
 
 def _source(page) -> str | None:

@@ -17,14 +17,7 @@ other module reads a third party's private name or assigns into its modules).
   (``_inject_js_into_html``), ask for a rebuild (``_rebuild_cond``,
   ``_want_rebuild``).
 - :mod:`.pages` (MkDocs' ``Page``): a page's ``render`` replaced on the
-  instance; what a render leaves on a page (``_title_from_render``) kept and
-  restored by the incremental build.
-- :mod:`.blog` (Material's blog): a post's ``markdown`` cut after the excerpt
-  separator once the post is rendered (its excerpts read it later); the
-  blog's post list replaced by one that tests membership by identity; the
-  link rewriter inside an excerpt's own converter (``excerpt.md``).
-- :mod:`.search` (Material's search): the index's ``entries`` and
-  ``add_entry_from_context``, for reused search entries.
+  instance (a failing formula or notebook cell names its file and line).
 - :mod:`.rss` (mkdocs-rss-plugin): its per-build state reset between
   ``mkdocs serve`` rebuilds.
 - :mod:`.jupyter` (mkdocs-jupyter and nbconvert): ``nbconvert2.HTMLExporter``

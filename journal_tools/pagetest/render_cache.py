@@ -17,14 +17,22 @@ re-run the toolkit's tests (``tests/toolkit_reuse.py``): a fresh clone has no
 
 from __future__ import annotations
 
+import hashlib
+from importlib import metadata
 from pathlib import Path
 
-from journal_tools.build.incremental import fingerprint
 from journal_tools.readers.settings import Settings, env_flag
 
 __all__ = ["RenderChecks"]
 
 FOLDER = "render-checks"
+# The libraries a render goes through: their versions are part of every key.
+VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "pybtex", "journal-tools")
+PACKAGE = Path(__file__).resolve().parents[1]  # journal_tools/
+
+
+def _hasher():
+    return hashlib.blake2b(digest_size=20)
 
 
 class RenderChecks:
@@ -33,8 +41,14 @@ class RenderChecks:
     def __init__(self, settings: Settings, *, enabled: bool | None = None):
         self.folder = settings.cache_dir / FOLDER
         self.enabled = not (env_flag("FRESH") or env_flag("CI")) if enabled is None else enabled
-        h = fingerprint.hasher()
-        h.update(fingerprint.toolkit_code())
+        h = _hasher()
+        for name in VERSIONED:
+            try:
+                h.update(f"{name}={metadata.version(name)}\n".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"{name}=none\n".encode())
+        for path in sorted(PACKAGE.rglob("*.py")):  # the toolkit's code: its Markdown extensions and readers render
+            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
         h.update(settings.markdown_key().encode())
         bib = settings.bibliography
         h.update(bib.read_bytes() if bib is not None and bib.is_file() else b"no bibliography")
@@ -43,7 +57,7 @@ class RenderChecks:
 
     def key(self, path: str, expanded_text: str) -> str:
         """The key of the check of page ``path`` (relative to the root), includes expanded."""
-        h = fingerprint.hasher()
+        h = _hasher()
         h.update(self._shared)
         h.update(path.encode() + b"\0" + expanded_text.encode())
         return h.hexdigest()

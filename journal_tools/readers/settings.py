@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -77,6 +78,7 @@ class BlogSettings:
     excerpt_required: bool
     excerpt_separator: str
     authors_file: Path | None  # absolute
+    post_dir: str = "blog/posts"  # posts_dir relative to docs/, as the blog plugin matches its posts' src_uri
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,7 @@ def _blog_settings(options: dict, docs_dir: Path) -> BlogSettings:
         excerpt_required=options.get("post_excerpt", "optional") == "required",
         excerpt_separator=options.get("post_excerpt_separator", "<!-- more -->"),
         authors_file=(docs_dir / authors.format(blog=blog_dir)).resolve() if authors else None,
+        post_dir=posixpath.normpath(post_dir),
     )
 
 

@@ -210,7 +210,7 @@ def anchor_blocks(content: str, fence_lines: list[int]) -> str:
     return _CODE_DIV.sub(add_id, content)
 
 
-_ARTICLE = re.compile(r'<article class="md-content__inner md-typeset">')
+_ARTICLE = re.compile(r'<(?:article|div) class="md-content__inner(?: md-typeset)?">')  # a page's article; the home page's div
 
 
 def with_panel(output: str, panel: str) -> str:

@@ -132,23 +132,3 @@ def test_the_entrys_link_preview_reads_its_excerpt(fixture_site):
     assert page.meta["article:published_time"].startswith("2025-07-27")
     _, notebook = _read(site, NOTEBOOK)
     assert "og:type" not in notebook.meta and notebook.meta["description"].startswith("Dated notes")
-
-
-def test_a_rebuild_that_reuses_renders_still_counts_and_follows_the_bibtex_file(fixture_site, tmp_path):
-    """The second build reuses the pages' renders (.cache/pages): their citations still count as cited,
-    and an edit of references.bib renders the pages that cite again."""
-    import shutil
-
-    root, _, first = fixture_site
-    copy = tmp_path / "project"
-    shutil.copytree(root, copy)
-    again = mkdocs_build(copy, tmp_path / "site")
-    assert again.returncode == 0, again.stdout
-    notices = [ln for ln in again.stdout.splitlines() if "is cited by no page" in ln]
-    assert notices == [ln for ln in first.splitlines() if "is cited by no page" in ln] and len(notices) == 1
-    bib = copy / "docs" / "references.bib"
-    bib.write_text(bib.read_text(encoding="utf-8").replace("year      = {2024}", "year      = {2023}"), encoding="utf-8")
-    edited = mkdocs_build(copy, tmp_path / "site")
-    assert edited.returncode == 0, edited.stdout
-    _, page = _read(tmp_path / "site", ENTRY)
-    assert page.cites == [("#ref-raschka2024", "Raschka, 2023")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import re
 import shutil
 import sys
 import threading
@@ -28,7 +29,7 @@ from types import SimpleNamespace
 import pytest
 from packaging.requirements import Requirement
 
-from journal_tools.compat import CompatError, blog, installed, jupyter, livereload, pages, theme_overrides, theme_patches
+from journal_tools.compat import CompatError, installed, jupyter, livereload, pages, rss, theme_overrides, theme_patches
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "journal_tools"
@@ -247,59 +248,55 @@ def test_build_calls_render_through_the_page_instance():
     assert page.render is len
 
 
-# -- Material: the blog's excerpts read the post's Markdown (compat/blog.py) ---------
+# -- mkdocs-rss-plugin: its per-build state reset between serve rebuilds (compat/rss.py) --
 
-@pytest.fixture
-def blog_post(journal):
+RSS_SITE = """\
+site_name: t
+site_url: https://example.org/j/
+theme: material
+plugins:
+  - blog:
+      post_excerpt: required
+  - rss:
+      match_path: "blog/posts/.*"
+      use_git: false
+      date_from_meta:
+        as_creation: date
+        as_update: date
+        datetime_format: "%Y-%m-%d"
+"""
+
+
+def test_rss_state_is_fresh_at_each_rebuild(tmp_path):
+    """Two builds with the same plugin instances, as ``mkdocs serve`` rebuilds: the feed holds each post once."""
+    from mkdocs.commands.build import build
     from mkdocs.config import load_config
-    from mkdocs.structure.files import File, Files
-    from mkdocs.structure.pages import Page
 
-    settings, write = journal
-    write("blog/posts/p.md", "---\ndate: 2025-01-02\ncategories: [Attention]\n---\n\n# Title\n\n"
-                             "Head $x^2$.\n\n<!-- more -->\n\nTail text.\n")
-    write("blog/index.md", "# Blog\n")
-    config = load_config(str(settings.config_file))
-    from material.plugins.blog.structure import Excerpt, Post
-
-    def file(uri):
-        return File(uri, config.docs_dir, config.site_dir, config.use_directory_urls)
-
-    post = Post(file("blog/posts/p.md"), config)
-    files = Files([post.file])
-    post.render(config, files)
-    return post, Excerpt(post, config, files), Page(None, file("blog/index.md"), config)
-
-
-def test_excerpt_is_rendered_from_the_post_markdown_when_the_view_renders(blog_post):
-    post, excerpt, view = blog_post
-    separator = "<!-- more -->"
-    assert "Tail text" in post.content
-    blog.keep_excerpt_source_only(post, separator)
-    assert post.markdown.endswith(f"{separator}\n\n...")
-    excerpt.render(view, separator)
-    expect("Head" in excerpt.content and "<math" in excerpt.content and "Tail" not in (excerpt.more or ""), "mkdocs-material",
-           "Excerpt.render no longer converts post.markdown as it is when the view renders: cutting it "
-           "(journal_tools/compat/blog.py) saves nothing, or the excerpt changed")
-    expect(excerpt.more, "mkdocs-material", "an excerpt cut after the separator no longer gets its 'Continue reading' link")
+    (tmp_path / "mkdocs.yml").write_text(RSS_SITE, encoding="utf-8")
+    posts = tmp_path / "docs" / "blog" / "posts"
+    posts.mkdir(parents=True)
+    (tmp_path / "docs" / "blog" / "index.md").write_text("# Blog\n", encoding="utf-8")
+    for name, day in (("a", "01"), ("b", "02")):
+        (posts / f"{name}.md").write_text(f"---\ndate: 2025-01-{day}\n---\n\n# Post {name}\n\nHead.\n\n<!-- more -->\n\nTail.\n",
+                                          encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="serve", dirty=False)  # one set of plugin instances for every build
+    feed = tmp_path / "site" / "feed_rss_created.xml"
+    build(config)
+    first = feed.read_text(encoding="utf-8").count("<item>")
+    rss.reset_between_builds(config, "serve")
+    build(config)
+    again = feed.read_text(encoding="utf-8").count("<item>")
+    expect(first == 2 and again == first, "mkdocs-rss-plugin", f"a rebuild's feed has {again} items, the first build's {first}")
 
 
-def test_blog_reads_a_page_markdown_only_where_checked():
-    """Cutting a post's Markdown after its render is safe while Material reads it only before
-    (the post's own reading and on_page_markdown) and in Excerpt.render."""
-    import material.plugins.blog as blog_package
+def test_rss_keeps_its_per_build_lists_from_on_startup():
+    from mkdocs_rss_plugin.plugin import GitRssPlugin
 
-    readers = set()
-    for path in Path(blog_package.__file__).parent.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
-            for func in [n for n in cls.body if isinstance(n, ast.FunctionDef)]:
-                if any(isinstance(n, ast.Attribute) and n.attr == "markdown" and isinstance(n.ctx, ast.Load)
-                       for n in ast.walk(func)):
-                    readers.add(f"{cls.name}.{func.name}")
-    expect(readers == {"Post.__init__", "Excerpt.render", "BlogPlugin.on_page_markdown"}, "mkdocs-material",
-           f"the blog plugin reads a page's .markdown in {sorted(readers)}: check that none of the new places runs "
-           "after a post's on_page_content (journal_tools/compat/blog.py cuts it there)")
+    source = inspect.getsource(GitRssPlugin.on_startup)
+    expect(all(re.search(rf"self\.{name}\b.*=", source) for name in ("pages_to_filter", "feed_created", "feed_updated")),
+           "mkdocs-rss-plugin", "on_startup no longer makes pages_to_filter and the feeds: compat.rss.reset_between_builds "
+           "must reset them another way (or no longer needs to)")
 
 
 # -- mkdocs-jupyter and nbconvert (compat/jupyter.py) --------------------------------

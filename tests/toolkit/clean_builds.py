@@ -1,0 +1,72 @@
+"""Clean ``mkdocs build --strict`` runs, one after another, each in a new process (for test_serve_equivalence).
+
+Starting Python and importing MkDocs, Material, the RSS plugin and the journal
+plugin costs more than a build of the fixture journal. This process imports
+them once and then forks one child per build: the child starts with no plugin
+instance and no build state (nothing was configured or built here), runs
+``mkdocs build`` as the command line does, and exits. So each build is as
+clean as ``mkdocs build`` in a new process, without paying the imports again.
+
+Run as ``python clean_builds.py <project>`` (its journal_tools is the one imported,
+as ``python -m mkdocs`` run there imports it). Protocol: one ``<config file>
+<site dir> <log file>`` line on stdin per build (tab-separated); one ``ok`` or
+``failed`` line on stdout for each.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def _preload() -> None:
+    import material.plugins.blog.plugin  # noqa: F401
+    import material.plugins.search.plugin  # noqa: F401
+    import material.plugins.tags.plugin  # noqa: F401
+    import mkdocs.__main__  # noqa: F401
+    import mkdocs_rss_plugin.plugin  # noqa: F401
+    import pymdownx.highlight  # noqa: F401
+    import pymdownx.superfences  # noqa: F401
+
+    import journal_tools.build.plugin  # noqa: F401
+
+
+def _build(config: str, site: str, log: str) -> int:
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.chdir(os.path.dirname(config))  # as `mkdocs build` run beside the config file
+            from mkdocs.__main__ import cli
+
+            try:
+                cli.main(args=["build", "--strict", "-q", "-f", config, "-d", site], standalone_mode=False)
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+        except BaseException:  # noqa: BLE001 - the log holds the traceback
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def main(project: str) -> None:
+    os.chdir(project)
+    sys.path.insert(0, project)  # as `python -m mkdocs` run there: the project's journal_tools first
+    _preload()
+    for line in sys.stdin:
+        config, site, log = line.rstrip("\n").split("\t")
+        print("ok" if _build(config, site, log) == 0 else "failed", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
