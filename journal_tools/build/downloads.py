@@ -177,6 +177,17 @@ def add_files(files, config, settings: Settings) -> dict[Path, list]:
     return made
 
 
+def drop_left_out(made: dict[Path, list], files) -> dict[Path, list]:
+    """``made`` less the downloads of the posts this build leaves out: Material's blog marks a draft's
+    file excluded in ``make build`` (its ``on_files``), and a draft's code must not be published either."""
+    left_out = {Path(f.abs_src_path) for f in files.documentation_pages(inclusion=lambda i: i.is_excluded())
+                if f.abs_src_path}
+    for src in made.keys() & left_out:
+        for generated in made[src]:
+            files.remove(generated)
+    return {src: generated for src, generated in made.items() if src not in left_out}
+
+
 def links_html(made: list | None, page_url: str) -> str:
     """The links next to the badge: the entry's script and notebook, saved under their names."""
     if not made:

@@ -248,6 +248,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             validate.check_page(path, self.settings)
         return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
 
+    @event_priority(-60)  # after the blog's (-50), which has marked the posts this build leaves out
+    def on_nav(self, nav, *, config, files):
+        """A post the build leaves out (a draft, in ``make build``) publishes no downloads either."""
+        self.downloads = downloads.drop_left_out(self.downloads, files)
+        return nav
+
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
         """Make a failing formula or notebook cell name its file and line; number formulas from 1."""
