@@ -57,14 +57,10 @@ def test_entry_links_its_downloads_next_to_the_badge(built, name):
 
 
 @pytest.mark.parametrize("name", ENTRIES)
-def test_script_prints_what_the_page_shows(built, name):
+def test_downloads_print_what_the_page_shows(built, name):
+    """The script and the notebook in one test: a wrong output on the page (or a changed snippet)
+    is one failure here beside the page's own, not one per file."""
     made, page = _made(built, name)
-    problems = script_problems(built.site / "downloads" / f"{name[:-3]}.py", made, page)
-    assert not problems, "\n".join(problems)
-
-
-@pytest.mark.parametrize("name", ENTRIES)
-def test_notebook_prints_what_the_page_shows(built, name):
-    made, page = _made(built, name)
-    problems = notebook_problems(built.site / "downloads" / f"{name[:-3]}.ipynb", made, page)
+    stem = built.site / "downloads" / name[:-3]
+    problems = script_problems(stem.with_suffix(".py"), made, page) + notebook_problems(stem.with_suffix(".ipynb"), made, page)
     assert not problems, "\n".join(problems)
