@@ -30,16 +30,14 @@ import posixpath
 import re
 from pathlib import Path
 
-import yaml
 from mkdocs.exceptions import PluginError
-from mkdocs.utils.meta import YAML_RE
+
+from journal_tools.readers import frontmatter
 
 __all__ = ["ENV", "DEFAULT", "Window", "note_html", "size"]
 
 ENV = "JOURNAL_POSTS"  # the Makefile passes `make serve POSTS=...` through it
 DEFAULT = 30
-# libyaml's loader when PyYAML has it, as MkDocs reads front matter (mkdocs.utils.meta).
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Relative Markdown links to a page: [text](x.md), [text](x.md#part), [ref]: x.md
 _LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.md)(?:#[^)\s>]*)?>?(?:\s[^)]*)?\)|^\s*\[[^\]]+\]:\s*<?([^\s>#]+\.md)", re.M)
 
@@ -98,18 +96,19 @@ class Window:
 
 
 def _sort_key(path: Path) -> tuple | None:
+    """(pinned, created) as the blog orders posts, read by the one front-matter reader; None where
+    the date cannot be read (the build that serves the entry names its line)."""
     try:
-        m = YAML_RE.match(path.read_text(encoding="utf-8-sig"))
-        meta = yaml.load(m[1], Loader=_LOADER) if m else None
-        date = meta["date"]
-        created = date.get("created") if isinstance(date, dict) else date
-        if not isinstance(created, dt.date):
-            return None
-        if not isinstance(created, dt.datetime):
-            created = dt.datetime.combine(created, dt.time())
-        return (bool(meta.get("pin")), created.replace(tzinfo=None))
-    except (OSError, ValueError, yaml.YAMLError, TypeError, KeyError, AttributeError):  # ValueError: 2025-02-30
+        meta = frontmatter.read(path.read_text(encoding="utf-8-sig"), str(path)).data
+    except (OSError, UnicodeDecodeError, frontmatter.FrontMatterError):
         return None
+    date = meta.get("date")
+    created = date.get("created") if isinstance(date, dict) else date
+    if not isinstance(created, dt.date):
+        return None
+    if not isinstance(created, dt.datetime):
+        created = dt.datetime.combine(created, dt.time())
+    return (bool(meta.get("pin")), created.replace(tzinfo=None))
 
 
 def _linked(served: set[str], posts: dict) -> set[str]:
