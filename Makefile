@@ -37,7 +37,7 @@ $(STAMP): requirements.txt pyproject.toml
 # except under CI=true: there a failed install fails set-up (the font tests
 # would fail anyway, tests/prerequisites.py), and no stamp is left to skip it next time.
 $(FONT_STAMP):
-	$(BIN)/python -m journal_tools.build.fonts install || case "$$CI" in \
+	$(BIN)/python -m journal_tools.mkdocs_plugin.fonts install || case "$$CI" in \
 	  1|true|TRUE|True|yes) echo "math font not installed, and CI=$$CI needs it" >&2; exit 1;; \
 	  *) echo "math font not installed: pages fall back to font-family: math";; esac
 	mkdir -p $(dir $@) && touch $@
@@ -77,8 +77,11 @@ fuzz: setup
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on
 # a file it cannot parse (--strict-collection). ruff: pyflakes, pycodestyle, import
 # order, mccabe complexity <= 12, docstrings on public functions (pyproject.toml).
+# lint-imports: the layers of journal_tools (core < compat < the three plugins < commands),
+# the contract in pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
 lint: setup
 	$(BIN)/ruff check --no-cache .
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/zizmor --offline --persona auditor --strict-collection --no-progress .github/
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.

@@ -49,7 +49,7 @@ def snapshot(dest: Path) -> Path:
 
 def load_config(project: Path) -> dict:
     """mkdocs.yml as a mapping, read as MkDocs reads it (the journal's one settings reader)."""
-    from journal_tools.readers.settings import read_yaml
+    from journal_tools.compat.mkdocs_config import read_yaml
 
     return read_yaml(project / "mkdocs.yml")
 

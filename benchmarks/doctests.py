@@ -46,10 +46,10 @@ _bench_reset()
 
 
 def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
-    from journal_tools.pagetest.parse import parse_page
-    from journal_tools.readers.settings import Settings
+    from journal_tools.compat import mkdocs_config
+    from journal_tools.core.parse import parse_page
 
-    settings = Settings.load(project / "mkdocs.yml")
+    settings = mkdocs_config.load(project / "mkdocs.yml")
 
     dest.mkdir(parents=True, exist_ok=True)
     scripts, blocks = [], 0
@@ -78,7 +78,7 @@ def measure(project: Path, out: Path, repeats: int) -> Row:
     failures: dict[str, list[str]] = {"pytest": [], "scripts": []}
     failures["pytest, FRESH=1"] = []
     common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"])  # fills the render-check cache
-    # Warm: the render checks of unchanged pages are remembered (journal_tools/pagetest/render_cache.py),
+    # Warm: the render checks of unchanged pages are remembered (journal_tools/core/render_record.py),
     # as after an edit of one entry; FRESH=1 (and CI) checks every page again, as a fresh clone does.
     times = common.interleaved(
         {

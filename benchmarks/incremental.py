@@ -50,7 +50,7 @@ def _project(base: Path, dest: Path, n: int) -> Path:
 
 def _env() -> dict:
     # No SOURCE_DATE_EPOCH: the copy is no git checkout, and make serve pins one date for
-    # the session there itself (journal_tools/build/reproducible.py), as an author's copy would see.
+    # the session there itself (journal_tools/mkdocs_plugin/build_date.py), as an author's copy would see.
     env = dict(common.ENV)
     env.pop("SOURCE_DATE_EPOCH", None)
     return env

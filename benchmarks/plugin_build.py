@@ -25,7 +25,7 @@ def configs(project: Path) -> tuple[Path, Path]:
     # folder), found through custom_dir instead of the plugin.
     plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(project / "journal_tools" / "build" / "theme"))
     # Plain Material writes math as arithmatex's TeX for a script to render.
-    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.readers.markdown_math" else e
+    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.core.markdown_math" else e
                                     for e in plain.get("markdown_extensions", [])]
     return journal, common.write_config(project, "plain", plain)
 

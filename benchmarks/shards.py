@@ -42,12 +42,13 @@ def page_times(project: Path, report: Path) -> tuple[dict[str, float], float]:
 
 def measure(base: Path, out: Path, entries: int) -> Row:
     from journal_tools.pagetest import shard
-    from journal_tools.readers.settings import Settings
 
     project = synthetic.make_project(base, out / f"shards-{entries}", entries)
     (project / "mkdocs.yml").write_text((project / "mkdocs.bench-synthetic.yml").read_text(encoding="utf-8"), encoding="utf-8")
     times, wall = page_times(project, out / f"shards-{entries}.xml")
-    settings = Settings.load(project / "mkdocs.yml")
+    from journal_tools.compat import mkdocs_config
+
+    settings = mkdocs_config.load(project / "mkdocs.yml")
     by_rel = {settings.rel(p): p for p in shard.pages(settings)}
     notes = [f"{len(by_rel)} pages, {len(times)} with tests; serial run {wall:.0f} s wall, "
              f"{sum(times.values()):.0f} s in the tests themselves"]

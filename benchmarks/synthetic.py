@@ -100,10 +100,10 @@ def make_project(base: Path, dest: Path, n: int) -> Path:
 def fill_figure_cache(project: Path) -> None:
     """Draw the real entries' figures into the project's cache first: every timed build
     then finds them there, as row 1's do (the cold first build is row 1's own note)."""
-    from journal_tools.build import figures
-    from journal_tools.readers.settings import Settings
+    from journal_tools.compat import mkdocs_config
+    from journal_tools.core import figures
 
-    settings = Settings.load(project / "mkdocs.yml")
+    settings = mkdocs_config.load(project / "mkdocs.yml")
     refs = [ref for md in sorted(settings.docs_dir.rglob("*.md"))
             for ref in figures.find_figures(md.read_text(encoding="utf-8"), str(md))]
     figures.prepare(refs, list(settings.snippet_dirs), settings.cache_dir / "figures")

@@ -1,5 +1,5 @@
 """Run an entry's downloads as a reader would and compare what they print with the page
-(journal_tools/build/downloads.py makes them; tests/journal/test_downloads.py and
+(journal_tools/mkdocs_plugin/downloads.py makes them; tests/journal/test_downloads.py and
 tests/toolkit/unit/test_download_files.py use this).
 
 - ``<entry>.py`` runs in a fresh interpreter, its top-level statements in order in
@@ -22,9 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from journal_tools.build.downloads import Download, Placed
-from journal_tools.pagetest.outputs import OutputMismatch, check_math, check_output, update_hint
-from journal_tools.pagetest.parse import Page
+from journal_tools.core.outputs import OutputMismatch, check_math, check_output, update_hint
+from journal_tools.core.parse import Page
+from journal_tools.mkdocs_plugin.downloads import Download, Placed
 
 RUNNER = r'''
 import ast, contextlib, io, json, sys, traceback

@@ -21,7 +21,7 @@ and reuse it).
 
 The copy is frozen so the site matches one state of the sources while people
 edit the working tree, and it is a one-commit git repository whose commit date
-is HEAD's: journal_tools.build.reproducible pins SOURCE_DATE_EPOCH from it exactly as
+is HEAD's: journal_tools.mkdocs_plugin.build_date pins SOURCE_DATE_EPOCH from it exactly as
 in the real checkout (tests/toolkit/test_reproducible.py rebuilds the fixture
 journal's frozen copy from a second folder and compares the bytes).
 """
@@ -42,7 +42,7 @@ from pathlib import Path
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
-# No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/build/reproducible.py).
+# No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/mkdocs_plugin/build_date.py).
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
 # What the build reads (and what `python -m pytest docs` in a copy needs).
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
@@ -261,7 +261,7 @@ def first_problem(output: str) -> str:
 def build_problem(output: str, project: Path) -> str:
     """:func:`first_problem` of a build of ``project``; a message about its mkdocs.yml
     (MkDocs names the option, not the line) gets ``mkdocs.yml:N: `` in front."""
-    from journal_tools.readers.settings import config_message_line
+    from journal_tools.compat.mkdocs_config import config_message_line
 
     problem = first_problem(output)
     line = None if _LOCATED.match(problem) else config_message_line(project / "mkdocs.yml", problem)
@@ -278,14 +278,16 @@ def reporting_page_test(problem: str, project: Path) -> str | None:
     BibTeX file (``references.bib::bibliography``). Only the same file and line
     (and, for a notebook, the same exception) counts as the same report.
     """
-    from journal_tools.readers.settings import ConfigError, Settings
+    from journal_tools.core.settings import ConfigError
 
     m = _LOCATED.match(problem)
     if m is None:
         return None
     path = project / m["path"]
     try:
-        settings = Settings.load(project / "mkdocs.yml")
+        from journal_tools.compat import mkdocs_config
+
+        settings = mkdocs_config.load(project / "mkdocs.yml")
     except ConfigError:  # then no page test can run either
         return None
     if not path.is_file() or settings.docs_dir not in path.resolve().parents:
@@ -316,9 +318,9 @@ def _same_exception(build: str, page_test: str) -> bool:
 def _page_checks(path: Path, settings):
     from mkdocs.utils.meta import get_data
 
-    from journal_tools.build import validate
-    from journal_tools.readers.citations import CitationError
-    from journal_tools.readers.mathml import MathError
+    from journal_tools.core import validate
+    from journal_tools.core.citations import CitationError
+    from journal_tools.core.mathml import MathError
 
     rel = settings.rel(path)
     source = path.read_text(encoding="utf-8")
@@ -333,12 +335,12 @@ def _page_checks(path: Path, settings):
 
 
 def _bibliography_checks(path: Path):
-    from journal_tools.readers import citations
+    from journal_tools.core import citations
     return [("bibliography", lambda: citations.load(path))]
 
 
 def _notebook_checks(path: Path, settings):
-    from journal_tools.pagetest.notebook import check_notebook_math, read_notebook, run_notebook
+    from journal_tools.core.notebook import check_notebook_math, read_notebook, run_notebook
 
     nb = read_notebook(path, settings)
     return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]

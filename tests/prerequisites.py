@@ -1,5 +1,5 @@
 """What some tests need from the machine that pip does not install: Debian's Chromium
-(tests/browser) and the math font (``python -m journal_tools.build.fonts install``, run by
+(tests/browser) and the math font (``python -m journal_tools.mkdocs_plugin.fonts install``, run by
 ``make setup`` from the npm registry). Missing, the test skips on a developer's
 machine and FAILS under CI=true, where set-up installs both (.ci/run, the workflow,
 the Makefile's font rule): a CI run that silently skipped them would prove nothing."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from journal_tools.readers.settings import env_flag
+from journal_tools.core.settings import env_flag
 
 
 def in_ci() -> bool:
@@ -25,4 +25,4 @@ def require(present: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
-FONT_MISSING = "math font not installed (make setup runs python -m journal_tools.build.fonts install; it needs npm)"
+FONT_MISSING = "math font not installed (make setup runs python -m journal_tools.mkdocs_plugin.fonts install; it needs npm)"

@@ -34,7 +34,7 @@ JOURNAL_FIXTURES = ("docs_build", "built")
 # the journal's folder above. The rest are files of this project that toolkit
 # tests read: the Makefile and the workflows (lint flags, font set-up, CI
 # shards) and the math font installed at set-up. The toolkit's stylesheets are
-# package data in journal_tools/build/assets/ (under journal_tools/ above).
+# package data in journal_tools/mkdocs_plugin/assets/ (under journal_tools/ above).
 TOOLKIT_INPUTS = (
     "journal_tools/",
     "tests/",
@@ -46,7 +46,7 @@ TOOLKIT_INPUTS = (
 )
 
 # Inside those, what a build writes for the site it builds: the subsets of the installed
-# math font made for the characters the pages use (journal_tools/build/fonts.py SUBSET_DIR).
+# math font made for the characters the pages use (journal_tools/mkdocs_plugin/fonts.py SUBSET_DIR).
 # A new entry with a new symbol makes a new subset; the toolkit's tests do not read it.
 TOOLKIT_OUTPUTS = (".cache/fonts/subset/",)
 

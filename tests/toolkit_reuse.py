@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from suite_parts import JOURNAL_FIXTURES, TOOLKIT_INPUTS, TOOLKIT_OUTPUTS, is_journal
 
-from journal_tools.readers.settings import env_flag
+from journal_tools.core.settings import env_flag
 
 RECORD = Path(".cache") / "test-results" / "toolkit.json"
 _SKIP_PARTS = {"__pycache__", ".pytest_cache"}

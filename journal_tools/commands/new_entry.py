@@ -38,9 +38,10 @@ from pathlib import Path
 
 import yaml
 
-from journal_tools.build.validate import PLACEHOLDER
-from journal_tools.readers import citations
-from journal_tools.readers.settings import CONFIG_NAME, ConfigError, Settings, find_root
+from journal_tools.compat import mkdocs_config
+from journal_tools.core import citations
+from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find_root
+from journal_tools.core.validate import PLACEHOLDER
 
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
@@ -142,14 +143,14 @@ class Layout:
     tests_dir: Path
     categories_allowed: list[str]
     authors_file: Path | None
-    bibliography: str = "the BibTeX file (bibliography of journal_tools.readers.citations in mkdocs.yml)"
+    bibliography: str = "the BibTeX file (bibliography of journal_tools.core.citations in mkdocs.yml)"
     cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
 
 
 def read_layout(root: Path) -> Layout:
     """Where things live, from the journal's one settings object (mkdocs.yml, MkDocs' loader)."""
     try:
-        settings = Settings.load(root / CONFIG_NAME)
+        settings = mkdocs_config.load(root / CONFIG_NAME)
     except ConfigError as exc:
         raise EntryError(str(exc)) from None
     if settings.blog is None:

@@ -6,7 +6,9 @@ for extra preprocessors, and its notebook cache is keyed by a private function
 with no setting for extra key inputs. All three are looked up as module
 globals at each call (``mkdocs_jupyter.nbconvert2.HTMLExporter``,
 ``mkdocs_jupyter.nbconvert2.SubCell``, ``mkdocs_jupyter.plugin._compute_cache_key``),
-so replacing those globals is the one way in. The library's own object is
+so replacing those globals is the one way in. A failing cell is reported by
+nbclient's ``CellExecutionError``, whose message text is parsed here for the
+notebook line (:func:`notebook_cell_message`). The library's own object is
 kept the first time, so installing again (every ``mkdocs serve`` rebuild, a
 test) builds on the original, never on an earlier replacement.
 
@@ -16,12 +18,14 @@ by a site with notebooks.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePath
 from types import SimpleNamespace
 
 from journal_tools.compat import CompatError, installed, require
 
-__all__ = ["cache_path", "original", "render_detached", "replace_exporter", "replace_subcell", "wrap_cache_key"]
+__all__ = ["cache_path", "cell_error_line", "is_cell_error", "notebook_cell_message", "original", "render_detached",
+           "replace_exporter", "replace_subcell", "wrap_cache_key"]
 
 DIST = "mkdocs-jupyter"
 PLUGIN = "mkdocs-jupyter"  # its name in mkdocs.yml's plugins
@@ -104,3 +108,48 @@ def render_detached(render, config, files) -> None:
         raise CompatError(f"{installed(DIST)}: a notebook page's render is no bound method any more; "
                           "journal_tools/compat/jupyter.py runs it on a stand-in page to execute in the background")
     func(SimpleNamespace(), config, files)
+
+
+# -- nbclient's message of a failing cell --------------------------------------
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CELL_FRAME = re.compile(r"Cell In\[\d+\], line (\d+)")
+
+
+def cell_error_line(script: str, message: str) -> int | None:
+    """Line in the script of the statement that raised, from nbclient's message.
+
+    The message holds the cell's source between two dashed lines, then
+    IPython's traceback ("Cell In[2], line 3"). A percent script keeps code
+    cells verbatim, so the cell is found by its text.
+    """
+    parts = _ANSI.sub("", message).split("\n------------------\n")
+    if len(parts) < 2:
+        return None
+    cell = parts[1].strip("\n")
+    pos = script.find(cell) if cell else -1
+    if pos < 0:
+        first = cell.split("\n", 1)[0].strip()
+        pos = script.find(first) if first else -1
+        if pos < 0:
+            return None
+    start = script.count("\n", 0, pos) + 1
+    frame = _CELL_FRAME.search(_ANSI.sub("", message))
+    return start + int(frame.group(1)) - 1 if frame else start
+
+
+def is_cell_error(exc: BaseException) -> bool:
+    """Is ``exc`` nbclient's ``CellExecutionError`` (a notebook cell raised while mkdocs-jupyter executed it)?
+
+    Matched by class name: nbclient is imported only by a build with notebook pages
+    (about 1 s), and mkdocs-jupyter may raise nbconvert's re-export of the class."""
+    return any(cls.__name__ == "CellExecutionError" for cls in type(exc).__mro__)
+
+
+def notebook_cell_message(exc: Exception, abs_src_path: str, rel: str) -> str:
+    """``notebooks/x.py:12: notebook cell raised NameError: ...`` for nbclient's CellExecutionError."""
+    script = Path(abs_src_path).read_text(encoding="utf-8")
+    line = cell_error_line(script, str(exc)) if rel.endswith(".py") else None
+    where = f"{rel}:{line}" if line else rel
+    reason = f"{getattr(exc, 'ename', 'error')}: {getattr(exc, 'evalue', '')}".rstrip(": ")
+    return f"{where}: notebook cell raised {reason}"

@@ -2,19 +2,20 @@
 
 MkDocs hands plugins the server in ``on_serve`` and documents only ``watch``
 and ``unwatch`` on it. Showing a build error in the browser
-(``journal_tools.serve.loop``) needs three things it has no public way to do: wait
+(``journal_tools.serve.state``) needs three things it has no public way to do: wait
 for the rebuild under way (so a request never sees half a build), give a page
 of ours the live-reload script with the epoch the browser polls, and ask for a
 rebuild when a background job (a notebook, a figure) is done, as its own file
-watcher does. The request handler itself is replaced through wsgiref's public
-``get_app``/``set_app``, not here.
+watcher does; and it offers no hook for a failed build, so the server's
+``builder`` attribute and its request handler (wsgiref's ``get_app``/``set_app``)
+are replaced on the one server instance (:func:`wrap_builder`, :func:`wrap_app`).
 """
 
 from __future__ import annotations
 
 from journal_tools.compat import require
 
-__all__ = ["request_rebuild", "visible_epoch", "with_livereload_script"]
+__all__ = ["request_rebuild", "visible_epoch", "with_livereload_script", "wrap_app", "wrap_builder"]
 
 DIST = "mkdocs"
 
@@ -48,3 +49,14 @@ def request_rebuild(server) -> None:
     with cond:
         server._want_rebuild = True
         cond.notify_all()
+
+
+def wrap_builder(server, around) -> None:
+    """Make the server rebuild with ``around(its builder)``: the attribute its watcher thread calls."""
+    build = require(server, "builder", DIST, "show a failed rebuild in the browser")
+    server.builder = around(build)
+
+
+def wrap_app(server, around) -> None:
+    """Make the server answer requests with ``around(its WSGI app)`` (wsgiref's ``get_app``/``set_app``)."""
+    server.set_app(around(server.get_app()))

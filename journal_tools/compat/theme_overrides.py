@@ -1,6 +1,6 @@
 """Our templates that re-implement Material's, checked against the installed Material.
 
-Two templates of ``journal_tools/build/theme/`` stand in for Material's:
+Two templates of ``journal_tools/mkdocs_plugin/theme/`` stand in for Material's:
 ``home.html`` renders the blog index as ``blog.html``'s ``container`` block
 does, with the ways into the journal added; ``partials/source.html`` is
 Material's repository link without ``data-md-component="source"`` (with it,
@@ -28,7 +28,7 @@ from journal_tools.compat.theme_patches import PatchError, material_templates
 
 __all__ = ["OVERRIDES", "Override", "OverrideError", "check", "differences", "skeleton"]
 
-THEME_DIR = Path(__file__).parent.parent / "build" / "theme"
+THEME_DIR = Path(__file__).parent.parent / "mkdocs_plugin" / "theme"
 
 
 class OverrideError(PatchError):
@@ -37,7 +37,7 @@ class OverrideError(PatchError):
 
 @dataclass(frozen=True)
 class Override:
-    """``ours`` (under journal_tools/build/theme) re-implements Material's ``material`` (its ``block``, or all of it)."""
+    """``ours`` (under journal_tools/mkdocs_plugin/theme) re-implements Material's ``material`` (its ``block``, or all of it)."""
 
     ours: str
     material: str
@@ -159,8 +159,8 @@ def check(material: Path | None = None, theme: Path = THEME_DIR) -> None:
         if problems:
             kept = ", ".join([*override.added, *(f"no {d}" for d in override.dropped)]) or "none"
             raise OverrideError(
-                f"{installed('mkdocs-material')}: journal_tools/build/theme/{override.ours} re-implements Material's "
+                f"{installed('mkdocs-material')}: journal_tools/mkdocs_plugin/theme/{override.ours} re-implements Material's "
                 f"{override.material}{f' (block {override.block})' if override.block else ''}, and the two differ:\n"
                 + "\n".join(problems)
-                + f"\nUpdate journal_tools/build/theme/{override.ours} to the new structure, keeping its own differences "
+                + f"\nUpdate journal_tools/mkdocs_plugin/theme/{override.ours} to the new structure, keeping its own differences "
                   f"({kept}; {override.why}), and journal_tools/compat/theme_overrides.py if they change.")

@@ -18,8 +18,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from journal_tools.build import atomic
 from journal_tools.compat import installed
+from journal_tools.core import atomic
 
 __all__ = ["PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
 
@@ -43,7 +43,7 @@ PATCHES: dict[str, list[Edit]] = {
     "base.html": [
         Edit('<meta name="description" content="{{ page.meta.description }}">',
              '<meta name="description" content="{{ page.meta.description | e }}">', 1,
-             why="an entry's description is its excerpt's text (journal_tools/build/preview.py): quotes and < escaped"),
+             why="an entry's description is its excerpt's text (journal_tools/mkdocs_plugin/preview.py): quotes and < escaped"),
     ],
     "partials/search.html": [
         Edit('<div class="md-search" data-md-component="search" role="dialog">',

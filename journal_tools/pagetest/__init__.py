@@ -26,12 +26,12 @@ with what the code printed, instead of failing, and says page by page (in the
 order the pages ran) how many outputs and matrix numbers it wrote.
 
 Every block and notebook cell runs in a worker process under a time limit
-(``journal_tools.pagetest.sandbox``): a block that hangs, ends or crashes its process
+(``journal_tools.core.sandbox``): a block that hangs, ends or crashes its process
 fails alone, naming its line, and the session goes on in a new worker.
 
 At the end of a session the pages whose tests all passed are recorded, with a
 digest of what their code depends on, in ``.cache/verified.json``; the build
-shows the "verified" badge from it (``journal_tools.build.verified``). Every
+shows the "verified" badge from it (``journal_tools.core.verified``). Every
 session counts, whichever command ran it (``make test``, ``make check``,
 ``make update-outputs``: a page it rewrote is recorded with its new digest,
 since its outputs are now what the code printed).
@@ -45,21 +45,22 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.build.validate import check_post
-from journal_tools.build.verified import Entry, page_digest, today, torch_version, update_record
+from journal_tools.compat import blog, mkdocs_config
+from journal_tools.core import citations
+from journal_tools.core.frontmatter import FrontMatterError
+from journal_tools.core.includes import IncludeError
+from journal_tools.core.notebook import Notebook, check_notebook_math, read_notebook
+from journal_tools.core.outputs import OutputMismatch, apply_updates
+from journal_tools.core.parse import Page, PageError, parse_page
+from journal_tools.core.render_check import RenderProblem, check_render
+from journal_tools.core.render_record import RenderChecks
+from journal_tools.core.run import BlockError, ChainResult
+from journal_tools.core.sandbox import Sandbox
+from journal_tools.core.settings import ConfigError, Settings
+from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.validate import check_post
+from journal_tools.core.verified import Entry, page_digest, today, torch_version, update_record
 from journal_tools.pagetest import shard
-from journal_tools.pagetest.notebook import Notebook, check_notebook_math, read_notebook
-from journal_tools.pagetest.outputs import OutputMismatch, apply_updates
-from journal_tools.pagetest.parse import Page, PageError, parse_page
-from journal_tools.pagetest.render import RenderProblem, check_render
-from journal_tools.pagetest.render_cache import RenderChecks
-from journal_tools.pagetest.run import BlockError, ChainResult
-from journal_tools.pagetest.sandbox import Sandbox
-from journal_tools.readers import citations
-from journal_tools.readers.frontmatter import FrontMatterError
-from journal_tools.readers.includes import IncludeError
-from journal_tools.readers.settings import ConfigError, Settings
-from journal_tools.readers.source import SourceError, read_source
 
 _UPDATES = pytest.StashKey[list]()
 # Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
@@ -119,7 +120,7 @@ def _settings(config) -> Settings | None:
     """The journal's settings (mkdocs.yml at pytest's rootdir), or None where there is none."""
     if _SETTINGS not in config.stash:
         config_file = Path(config.rootpath) / "mkdocs.yml"
-        config.stash[_SETTINGS] = Settings.load(config_file) if config_file.is_file() else None
+        config.stash[_SETTINGS] = mkdocs_config.load(config_file) if config_file.is_file() else None
     return config.stash[_SETTINGS]
 
 
@@ -196,7 +197,7 @@ class PageFile(pytest.File):
         settings = _settings(self.config)
         try:
             if settings.is_post(self.path):
-                check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings)
+                check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings, blog.post_errors)
             page = parse_page(self.path, settings)
         except (PageError, IncludeError, FrontMatterError, SourceError) as exc:
             yield BrokenPage.from_parent(self, name="page", message=str(exc))
@@ -213,7 +214,7 @@ class PageFile(pytest.File):
 def _with_digest(file: pytest.File, make_items) -> list:
     """The file's items, each carrying the page's digest (taken before the page is read, so an
     edit while the tests run can only make the record stale, never vouch for untested text)
-    and the number of items, for the verified record (``journal_tools.build.verified``)."""
+    and the number of items, for the verified record (``journal_tools.core.verified``)."""
     settings = _settings(file.config)
     try:
         digest = page_digest(file.path, settings)
@@ -443,7 +444,7 @@ class _Tally:
 
 class _Verified:
     """Collects, where the reports arrive, which pages passed all their tests, and
-    writes the verified record (``journal_tools.build.verified``) at the end of the session.
+    writes the verified record (``journal_tools.core.verified``) at the end of the session.
 
     A page counts as verified when every one of its items reported and none failed
     (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);

@@ -17,7 +17,8 @@ import re
 import sys
 from pathlib import Path
 
-from journal_tools.readers.settings import Settings, find_root
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.settings import Settings, find_root
 
 __all__ = ["ShardError", "pages", "parse_spec", "split", "weight"]
 
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     except ShardError as exc:
         print(f"journal_tools.pagetest.shard: {exc}", file=sys.stderr)
         return 2
-    settings = Settings.load(find_root() / "mkdocs.yml")
+    settings = mkdocs_config.load(find_root() / "mkdocs.yml")
     for path in split(pages(settings), total)[index - 1]:
         print(settings.rel(path))
     return 0

@@ -1,4 +1,4 @@
-"""Each entry's code to take home, as the built site serves it (journal_tools/build/downloads.py).
+"""Each entry's code to take home, as the built site serves it (journal_tools/mkdocs_plugin/downloads.py).
 
 For every entry of the session build: its page links ``downloads/<entry>.py`` and
 ``<entry>.ipynb`` next to the badge; the files are what ``downloads.make`` gives
@@ -17,9 +17,9 @@ import pytest
 from download_check import notebook_problems, script_problems
 from mkdocs.utils import meta as mkdocs_meta
 
-from journal_tools.build import downloads
-from journal_tools.pagetest.parse import parse_page
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.parse import parse_page
+from journal_tools.mkdocs_plugin import downloads
 
 
 def _published(posts: Path) -> list[str]:
@@ -32,7 +32,7 @@ ENTRIES = _published(Path(__file__).resolve().parents[2] / "docs" / "blog" / "po
 
 
 def _made(built, name: str):
-    settings = Settings.load(built.project / "mkdocs.yml")
+    settings = mkdocs_config.load(built.project / "mkdocs.yml")
     src = built.project / "docs" / "blog" / "posts" / name
     return downloads.make(src, settings), parse_page(src, settings)
 

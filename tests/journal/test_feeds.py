@@ -161,7 +161,7 @@ def test_site_url_is_read_from_the_project():
 
 
 def test_excerpt_for_feed_drops_title_and_permalinks_and_makes_links_absolute():
-    from journal_tools.build.feeds import excerpt_html
+    from journal_tools.mkdocs_plugin.feeds import excerpt_html
 
     def excerpt_for_feed(html, url):
         return excerpt_html(html, "<!-- more -->", url)

@@ -115,7 +115,7 @@ def test_link_check_catches_missing_files_and_anchors(tmp_path):
 def test_nbtoc_aligns_a_toc_with_inline_code_headings():
     from mkdocs.structure.toc import get_toc
 
-    from journal_tools.build.nbtoc import align_toc
+    from journal_tools.mkdocs_plugin.nbtoc import align_toc
 
     toc = get_toc([{"level": 2, "id": "checks", "name": "Checks", "children": [
         {"level": 3, "id": "check-2-with-copied-weights", "name": "Check 2: with copied weights", "children": []}]}])

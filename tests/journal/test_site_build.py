@@ -33,8 +33,8 @@ def test_docs_build(docs_build, request):
     post's front matter or includes, a formula, a notebook cell: the same file
     and line), this test skips naming that page test, so the mistake is one failure.
     Otherwise it fails with the build's first problem, ``path:line: ...``
-    where the build names one (broken links do: journal_tools.build.validate.LinkLocator;
-    a mistake in mkdocs.yml gets its line from journal_tools.readers.settings).
+    where the build names one (broken links do: journal_tools.core.validate.LinkLocator;
+    a mistake in mkdocs.yml gets its line from journal_tools.core.settings).
     """
     if docs_build.returncode != 0:
         problem = build_problem(docs_build.output, docs_build.project)
@@ -239,7 +239,7 @@ def test_posts_write_dates_one_way(built):
 
 
 def test_math_font_is_copied_into_site(built):
-    from journal_tools.build import fonts
+    from journal_tools.mkdocs_plugin import fonts
     installed = fonts.font_files(built.project)
     require(bool(installed), FONT_MISSING)
     copied = sorted(p.name for p in (built.site / "assets" / "fonts").iterdir())
@@ -252,7 +252,7 @@ def test_site_font_has_every_math_character_and_little_else(built):
     (and the math italic form of each letter) that the whole font has is in it."""
     from fontTools.ttLib import TTFont
 
-    from journal_tools.build import fonts
+    from journal_tools.mkdocs_plugin import fonts
     installed = fonts.font_files(built.project)
     require(bool(installed), FONT_MISSING)
     used = set()
@@ -364,7 +364,7 @@ def _entry_pages(built) -> dict[Path, str]:
 
 
 def test_every_page_has_one_description_and_entries_preview_as_themselves(built):
-    from journal_tools.readers.settings import read_yaml
+    from journal_tools.compat.mkdocs_config import read_yaml
 
     site_description = read_yaml(built.project / "mkdocs.yml")["site_description"]
     entries = _entry_pages(built)

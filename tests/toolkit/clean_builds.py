@@ -28,7 +28,7 @@ def _preload() -> None:
     import pymdownx.highlight  # noqa: F401
     import pymdownx.superfences  # noqa: F401
 
-    import journal_tools.build.plugin  # noqa: F401
+    import journal_tools.mkdocs_plugin.plugin  # noqa: F401
 
 
 def _build(config: str, site: str, log: str) -> int:

@@ -198,7 +198,7 @@ def test_notebook_cell_that_raises(pristine, tmp_path):
     assert "ZeroDivisionError" in line
 
 
-# Include faults: the build names page and line (journal_tools/build/validate.py)
+# Include faults: the build names page and line (journal_tools/core/validate.py)
 # and so do the page doc-tests (see page_run below).
 
 

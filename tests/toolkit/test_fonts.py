@@ -1,5 +1,5 @@
-"""The math font subset of journal_tools/build/fonts.py (needs the installed font:
-``python -m journal_tools.build.fonts install``; without it these skip, and fail under
+"""The math font subset of journal_tools/mkdocs_plugin/fonts.py (needs the installed font:
+``python -m journal_tools.mkdocs_plugin.fonts install``; without it these skip, and fail under
 CI=true: tests/prerequisites.py)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from prerequisites import FONT_MISSING, require
 
-from journal_tools.build import fonts
+from journal_tools.mkdocs_plugin import fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 ORIGINALS = fonts.font_files(ROOT)

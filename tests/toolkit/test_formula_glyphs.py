@@ -1,5 +1,5 @@
 """The build's check that the served math font draws every formula as the whole font does
-(journal_tools/build/formula_glyphs.py). Needs the installed font, like test_fonts.py."""
+(journal_tools/mkdocs_plugin/formula_glyphs.py). Needs the installed font, like test_fonts.py."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from prerequisites import FONT_MISSING, require
 
-from journal_tools.build import fonts, formula_glyphs
-from journal_tools.build.formula_glyphs import Need
+from journal_tools.mkdocs_plugin import fonts, formula_glyphs
+from journal_tools.mkdocs_plugin.formula_glyphs import Need
 
 ORIGINALS = fonts.font_files(Path(__file__).resolve().parents[2])
 

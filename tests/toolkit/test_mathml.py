@@ -1,4 +1,4 @@
-"""TeX -> MathML through the site's Markdown extension (journal_tools.readers.markdown_math)."""
+"""TeX -> MathML through the site's Markdown extension (journal_tools.core.markdown_math)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import xml.etree.ElementTree as ET
 import markdown
 import pytest
 
-from journal_tools.readers.mathml import MathError
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.mathml import MathError
 
 
-def convert(md_text: str, *, name: str = "journal_tools.readers.markdown_math") -> str:
+def convert(md_text: str, *, name: str = "journal_tools.core.markdown_math") -> str:
     """HTML as the site's math extension makes it (loaded by module path or entry point name)."""
-    from journal_tools.readers.markdown_math import restart_numbering
+    from journal_tools.core.markdown_math import restart_numbering
 
     restart_numbering()
     md = markdown.Markdown(extensions=[name, "admonition", "pymdownx.superfences"])
@@ -64,12 +65,12 @@ def test_inline_and_display_become_mathml():
 
 
 def test_display_wrappers_are_numbered_per_page_and_continue_in_views():
-    from journal_tools.readers.markdown_math import restart_numbering
+    from journal_tools.core.markdown_math import restart_numbering
 
     first = convert("$$\\alpha$$\n\n$$\\beta$$\n")
     assert re.findall(r'aria-label="(Formula \d+)"', first) == ["Formula 1", "Formula 2"]
     # A blog view renders its excerpts after its own content: the count goes on.
-    view = markdown.Markdown(extensions=["journal_tools.readers.markdown_math"]).convert("$$\\gamma$$\n")
+    view = markdown.Markdown(extensions=["journal_tools.core.markdown_math"]).convert("$$\\gamma$$\n")
     assert re.findall(r'aria-label="(Formula \d+)"', view) == ["Formula 3"]
     restart_numbering()
     assert 'aria-label="Formula 1"' in convert("$$\\delta$$\n")
@@ -170,7 +171,6 @@ def test_excerpt_views_and_feeds_use_the_same_extension():
     renders); the author's site is checked by its built pages (tests/journal/test_site_build.py)."""
     from journal_site import FIXTURE
 
-    from journal_tools.readers.settings import Settings
 
-    names = Settings.load(FIXTURE / "mkdocs.yml").markdown_extensions
+    names = mkdocs_config.load(FIXTURE / "mkdocs.yml").markdown_extensions
     assert "journal_math" in names and "pymdownx.arithmatex" not in names

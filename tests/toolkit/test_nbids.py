@@ -1,9 +1,9 @@
-"""journal_tools/build/nbids.py: cell ids from the cells, streams merged after execution."""
+"""journal_tools/mkdocs_plugin/nbids.py: cell ids from the cells, streams merged after execution."""
 
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from journal_tools.build import nbids
+from journal_tools.mkdocs_plugin import nbids
 
 
 def notebook():

@@ -21,11 +21,11 @@ import yaml
 from journal_site import fixture_project, heading_text, without_notebook_execution
 from pytest_codeblocks import extract_from_buffer
 
-from journal_tools.build.validate import PLACEHOLDER, check_post
 from journal_tools.commands import new_entry
 from journal_tools.commands.new_entry import EntryError, create_entry
-from journal_tools.readers.frontmatter import FrontMatterError
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.frontmatter import FrontMatterError
+from journal_tools.core.validate import PLACEHOLDER, check_post
 
 REPO = Path(__file__).resolve().parents[2]
 DATE = dt.date(2025, 7, 27)
@@ -164,7 +164,7 @@ def test_a_draft_may_keep_the_placeholders_a_published_entry_may_not(project):
     """The draft passes the post checks (the build's and the page test's); without
     `draft: true` the first placeholder's line is named, the others counted."""
     page = create_entry(project, TITLE, DATE)[0]
-    settings = Settings.load(project / "mkdocs.yml")
+    settings = mkdocs_config.load(project / "mkdocs.yml")
     rel = settings.rel(page)
     text = page.read_text(encoding="utf-8")
     check_post(text, rel, settings)
@@ -237,7 +237,7 @@ def test_generated_snippet_test_passes(project):
 def test_expected_output_is_what_the_included_code_prints(project):
     """Expand the page's includes as the build does, run its blocks, compare output."""
     page = create_entry(project, TITLE, DATE)[0]
-    pre = Settings.load(project / "mkdocs.yml").snippet_preprocessor()
+    pre = mkdocs_config.load(project / "mkdocs.yml").snippet_preprocessor()
     expanded = "\n".join(pre.run(page.read_text().splitlines()))
     assert "--8<--" not in expanded
 
@@ -320,7 +320,7 @@ AWKWARD_TITLES = {
 
 
 def test_headings_render_as_the_title_itself():
-    md = Settings.load(REPO / "tests" / "toolkit" / "fixtures" / "journal" / "mkdocs.yml").markdown()
+    md = mkdocs_config.load(REPO / "tests" / "toolkit" / "fixtures" / "journal" / "mkdocs.yml").markdown()
     for title in [*AWKWARD_TITLES.values(), "C#", "trailing \\", "attr {: .x}", "&amp; as typed", "$\\frac{1}{2$"]:
         html = md.reset().convert("# " + new_entry.markdown_text(title))
         assert "<math" not in html, (title, html)
@@ -386,7 +386,7 @@ def test_make_new_passes_the_title_as_typed(project):
     assert result.returncode == 0, result.stdout + result.stderr
     (page,) = (project / "docs" / "blog" / "posts").glob(f"{dt.date.today().isoformat()}-*.md")
     heading = next(line for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("# "))
-    md = Settings.load(project / "mkdocs.yml").markdown()
+    md = mkdocs_config.load(project / "mkdocs.yml").markdown()
     assert heading_text(md.convert(heading)) == title, heading
 
 
@@ -399,7 +399,7 @@ def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
     assert "docs/references.bib" in comment
     example = re.search(r"\[@raschka2024, ch\. 3\]", comment)
     assert example, comment
-    settings = Settings.load(project / "mkdocs.yml")
+    settings = mkdocs_config.load(project / "mkdocs.yml")
     html = settings.markdown().convert(text.replace("## Code", f"Cited {example[0]}.\n\n## Code", 1).split("---\n", 2)[2])
     assert 'href="#ref-raschka2024"' in html and 'id="ref-raschka2024"' in html
     assert settings.markdown().convert(text.split("---\n", 2)[2]).count("citation") == 0  # commented: cites nothing

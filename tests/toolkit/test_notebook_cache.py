@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from journal_site import FIXTURE, fixture_project
 
-from journal_tools.build import notebook_cache
+from journal_tools.core import imports
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
@@ -38,7 +38,7 @@ print(6 * 7)
 
 
 def test_fixture_notebook_imports_are_found():
-    found = {p.name for p in notebook_cache.imported_snippets(FIXTURE / "docs/notebooks/fixture_notebook.py", FIXTURE / "snippets")}
+    found = {p.name for p in imports.imported_snippets(FIXTURE / "docs/notebooks/fixture_notebook.py", FIXTURE / "snippets")}
     assert found == {"weights.py"}
 
 
@@ -49,7 +49,7 @@ def test_snippet_imports_are_followed(tmp_path):
     (tmp_path / "unused.py").write_text("y = 2\n")
     nb = tmp_path / "nb.py"
     nb.write_text("# %%\nimport a\nimport os\n")
-    assert [p.name for p in notebook_cache.imported_snippets(nb, tmp_path)] == ["a.py", "b.py", "c.py"]
+    assert [p.name for p in imports.imported_snippets(nb, tmp_path)] == ["a.py", "b.py", "c.py"]
 
 
 def _build(project: Path) -> str:

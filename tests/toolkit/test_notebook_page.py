@@ -1,11 +1,12 @@
-"""journal_tools/build/notebooks.py: the post-processing of notebook pages."""
+"""journal_tools/mkdocs_plugin/notebooks.py: the post-processing of notebook pages."""
 
 from types import SimpleNamespace
 
 import pytest
 from journal_site import FIXTURE
 
-from journal_tools.build import notebooks
+from journal_tools.compat import mkdocs_config
+from journal_tools.mkdocs_plugin import notebooks
 
 
 def test_strip_jupyter_assets_keeps_content():
@@ -29,10 +30,9 @@ def test_markdown_cells_use_the_site_markdown(monkeypatch):
     (the ids mkdocs-jupyter's TOC links to)."""
     from mkdocs_jupyter import nbconvert2
 
-    from journal_tools.readers.settings import Settings
 
     monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
-    notebooks.install_markdown(Settings.load(FIXTURE / "mkdocs.yml"))
+    notebooks.install_markdown(mkdocs_config.load(FIXTURE / "mkdocs.yml"))
     exporter = nbconvert2.HTMLExporter()
     out = exporter.markdown2html({}, "## Check 2: `nn.Linear` weights\n\nWeights $W^Q$ and `$not math$`.\n\n$$\nA = Q K^{\\top}\n$$\n")
     assert out.count("<math") == 2 and "$W^Q$" not in out

@@ -35,7 +35,7 @@ from pathlib import Path
 import pytest
 from journal_site import fixture_project, once_per_session
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 
 pytestmark = pytest.mark.slow  # one pytest session over every planted page (once per test session)
 
@@ -152,7 +152,7 @@ MISTAKES = [
 
 def plant_pages(root: Path) -> dict[str, str]:
     """The correct pages, and one page per mistake; {mistake name: its planted text}."""
-    settings = Settings.load(root / "mkdocs.yml")
+    settings = mkdocs_config.load(root / "mkdocs.yml")
     category = settings.blog.categories_allowed[0] if settings.blog and settings.blog.categories_allowed else "Notes"
     correct = {ENTRY: ENTRY_TEXT.format(category=category), NOTEBOOK: NOTEBOOK_TEXT}
     pages = {CORRECT[ENTRY]: correct[ENTRY], CORRECT[NOTEBOOK]: correct[NOTEBOOK], **FILES}

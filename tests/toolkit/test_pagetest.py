@@ -31,9 +31,9 @@ def _preload_site_modules() -> None:
     import torch  # noqa: F401
     import torch.nn.functional  # noqa: F401
 
-    from journal_tools.readers.settings import Settings
+    from journal_tools.compat import mkdocs_config
 
-    Settings.load(FIXTURE / "mkdocs.yml").markdown()
+    mkdocs_config.load(FIXTURE / "mkdocs.yml").markdown()
 
 
 _preload_site_modules()

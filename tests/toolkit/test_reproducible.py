@@ -12,10 +12,10 @@ executed and the figures drawn afresh, as in CI or a fresh clone).
 What used to differ, and how it is pinned:
 - the build date (sitemap.xml <lastmod>, the gzip header of sitemap.xml.gz,
   the feeds' lastBuildDate and pubDate): SOURCE_DATE_EPOCH, set by
-  journal_tools/build/reproducible.py to the last commit's time;
+  journal_tools/mkdocs_plugin/build_date.py to the last commit's time;
 - notebook cell ids (random uuid4 from nbformat, on the page and in the
   .ipynb download) and stdout split into several outputs by the kernel's
-  timing: journal_tools/build/nbids.py (ids from the cells, streams merged after
+  timing: journal_tools/mkdocs_plugin/nbids.py (ids from the cells, streams merged after
   execution).
 """
 

@@ -6,7 +6,7 @@ Each case is a probe page of its own (`timeout: 2` in its front matter, so the t
 two seconds each) in a temporary copy of the fixture journal. The probes run in one pytest
 session, as `make check PAGE=...` runs a page (a subprocess, under a guard that fails the
 test if the session stalls), followed by the fixture entry and notebook, which must still
-pass; and through `make serve`'s code runner (journal_tools.serve.loop.CodeRunner, the warm
+pass; and through `make serve`'s code runner (journal_tools.serve.state.CodeRunner, the warm
 worker the plugin uses), in one queue, followed by the entry. Each is made once per test
 session (journal_site.once_per_session) and every row is checked on its own.
 """
@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project, junit_outcomes, once_per_session
 
-from journal_tools.pagetest import sandbox
-from journal_tools.readers.settings import Settings
-from journal_tools.serve import loop as serve
+from journal_tools.compat import mkdocs_config
+from journal_tools.core import sandbox
+from journal_tools.serve import state as serve
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
@@ -102,7 +102,7 @@ def serve_run(tmp_path_factory) -> dict:
     def run(shared: Path) -> dict:
         root = fixture_project(shared / "project")
         pages = [root / p for p in [*write_probes(root), ENTRY]]
-        runner = serve.CodeRunner(Settings.load(root / "mkdocs.yml"))
+        runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
         try:
             futures = runner.run(pages)
             return {str(p.relative_to(root)): futures[p].result(timeout=GUARD_SECONDS) for p in pages}
@@ -131,7 +131,7 @@ def test_a_page_saved_again_stops_its_old_run(tmp_path):
     """A hang fixed before its (long) limit: the new code runs now, not after the old run's limit."""
     root = fixture_project(tmp_path / "project")
     (page,) = (root / p for p in write_probes(root, limit=600) if p.endswith("-loop.md"))
-    runner = serve.CodeRunner(Settings.load(root / "mkdocs.yml"))
+    runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
     try:
         old = runner.run([page])[page]
         _wait_until_running(runner, page)
@@ -158,7 +158,7 @@ def test_a_page_shown_before_its_code_is_done_is_rebuilt_when_it_is(tmp_path, mo
     page.write_text(page.read_text(encoding="utf-8").replace("print(weights)", "import time; time.sleep(3); print(weights)"),
                     encoding="utf-8")
     monkeypatch.setattr(serve, "WAIT_SECONDS", 0.2)
-    settings = Settings.load(root / "mkdocs.yml")
+    settings = mkdocs_config.load(root / "mkdocs.yml")
     state = serve.ServeState(settings)
     state.notebooks.server = server = _RebuildRecorder()
     try:
@@ -174,7 +174,7 @@ def test_a_rebuild_asked_for_during_the_first_build_happens_once_serving_starts(
     """MkDocs hands the plugin its server only after the first build: a page whose code
     outlasted that build's wait still gets its rebuild."""
     root = fixture_project(tmp_path / "project")
-    state = serve.ServeState(Settings.load(root / "mkdocs.yml"))
+    state = serve.ServeState(mkdocs_config.load(root / "mkdocs.yml"))
     state.notebooks.request_rebuild()  # during the first build: no server yet
     server = _RebuildRecorder()
     serve.install_error_pages(server, state)
@@ -215,7 +215,7 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
     asks.write_text("```python\nimport sys\nprint('mailbox' in sys.modules)\n```\n\n"
                     "<!--pytest-codeblocks:expected-output-->\n```text\nTrue\n```\n", encoding="utf-8")
     (hang,) = (root / p for p in write_probes(root) if p.endswith("-loop.md"))
-    runner = serve.CodeRunner(Settings.load(root / "mkdocs.yml"))
+    runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
     try:
         def failures(page: Path) -> list[str]:
             return [f["message"] for f in runner.run([page])[page].result(timeout=GUARD_SECONDS)["failures"]]
@@ -230,8 +230,8 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
 
 HANGING_PARENT = """\
 import os, sys, threading, time
-from journal_tools.readers.limits import Limit
-from journal_tools.pagetest.sandbox import Sandbox, Unit
+from journal_tools.core.limits import Limit
+from journal_tools.core.sandbox import Sandbox, Unit
 from hang import spin
 
 if __name__ == "__main__":

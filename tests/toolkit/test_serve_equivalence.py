@@ -37,7 +37,7 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project, freeze_as_git_repo
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 from journal_tools.serve.port import serving
 
 pytestmark = pytest.mark.slow  # runs mkdocs serve and builds in subprocesses
@@ -139,7 +139,7 @@ class Served:
     """The running `mkdocs serve` of a project: wait for its rebuilds, fetch its files."""
 
     def __init__(self, project: Path, port: int, log: Path):
-        prefix = Settings.load(project / "mkdocs.yml").site_url.split("://", 1)[-1].split("/", 1)[-1]
+        prefix = mkdocs_config.load(project / "mkdocs.yml").site_url.split("://", 1)[-1].split("/", 1)[-1]
         self.base, self.log = f"http://127.0.0.1:{port}/{prefix}", log
         self.pool = ThreadPoolExecutor(8)
 

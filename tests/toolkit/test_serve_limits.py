@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 from journal_tools.serve.port import serving
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
@@ -70,7 +70,7 @@ def served(tmp_path_factory):
     config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", config.read_text(encoding="utf-8")), encoding="utf-8")
     log = project / "serve.log"
     with serving(project, log, ENV) as port:
-        base = f"http://127.0.0.1:{port}{urllib.parse.urlsplit(Settings.load(project / 'mkdocs.yml').site_url).path or '/'}"
+        base = f"http://127.0.0.1:{port}{urllib.parse.urlsplit(mkdocs_config.load(project / 'mkdocs.yml').site_url).path or '/'}"
         home = _until(base, lambda page: "2025/07/27" in page, log)
         url = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', home).group(1)
         _until(url, _passing, log)

@@ -19,7 +19,7 @@ import pytest
 import yaml
 from journal_site import ENV, ROOT, fixture_project, mkdocs_build, without_notebook_execution
 
-from journal_tools.build.verified import torch_version
+from journal_tools.core.verified import torch_version
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 

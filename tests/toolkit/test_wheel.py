@@ -3,7 +3,7 @@ outside the source tree, builds a site (the fixture journal; plugin, Markdown
 extension and theme overrides found by entry point and as package data, not
 from the work tree). The fixture journal has no stylesheet or script of its
 own and its mkdocs.yml lists none: every page links the toolkit's packaged
-ones, and the site ships them (journal_tools/build/site_assets.py)."""
+ones, and the site ships them (journal_tools/mkdocs_plugin/site_assets.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import pytest
 from journal_site import ENV, fixture_project, mkdocs_build
 from prerequisites import FONT_MISSING, require
 
-from journal_tools.build import fonts, site_assets, slim
+from journal_tools.mkdocs_plugin import fonts, site_assets, slim
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
@@ -54,8 +54,8 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     assert wanted - names == set(), "left out of the wheel"
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    for line in ("journal = journal_tools.build.plugin:JournalPlugin", "journal_pagetest = journal_tools.pagetest",
-                 "journal_math = journal_tools.readers.markdown_math:MathExtension", "journal-new = journal_tools.commands.new_entry:main"):
+    for line in ("journal = journal_tools.mkdocs_plugin.plugin:JournalPlugin", "journal_pagetest = journal_tools.pagetest",
+                 "journal_math = journal_tools.core.markdown_math:MathExtension", "journal-new = journal_tools.commands.new_entry:main"):
         assert line in text
 
     target = tmp_path / "installed"
@@ -64,7 +64,7 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     project = fixture_project(tmp_path / "project")
     shutil.rmtree(project / "journal_tools")  # only the installed copy can be used
     env = dict(ENV, PYTHONPATH=str(target))
-    where = _run(sys.executable, "-c", "import journal_tools.build.plugin as p; print(p.__file__)", cwd=project, env=env)
+    where = _run(sys.executable, "-c", "import journal_tools.mkdocs_plugin.plugin as p; print(p.__file__)", cwd=project, env=env)
     assert where.stdout.strip().startswith(str(target)), where.stdout + where.stderr
     site = tmp_path / "site"
     build = mkdocs_build(project, site, env=env)
@@ -91,7 +91,7 @@ def _check_packaged_assets(wheel: Path, project: Path, site: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     uris = [site_assets.site_uri(n) for n in site_assets.STYLESHEETS + site_assets.SCRIPTS]
     for name in site_assets.STYLESHEETS + site_assets.SCRIPTS:
-        assert f"journal_tools/build/assets/{name}" in names, f"{name} left out of the wheel"
+        assert f"journal_tools/mkdocs_plugin/assets/{name}" in names, f"{name} left out of the wheel"
         packaged = (site_assets.ASSET_DIR / name).read_text(encoding="utf-8")
         shipped = (site / site_assets.site_uri(name)).read_text(encoding="utf-8")
         assert shipped == (slim.minify(packaged) if name.endswith(".css") else packaged), f"{name} in the site is not the packaged one"

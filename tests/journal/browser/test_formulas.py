@@ -30,7 +30,7 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
-from journal_tools.build import fonts, site_assets
+from journal_tools.mkdocs_plugin import fonts, site_assets
 
 WIDTHS = (390, 1280)
 STYLESHEET = re.compile(r"/" + re.escape(site_assets.site_uri("journal.css")) + r"(?:[?#].*)?$")

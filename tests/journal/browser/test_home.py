@@ -23,7 +23,7 @@ import yaml
 from journal_site import heading_text
 from mkdocs.utils import meta as mkdocs_meta
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 
 
 class _Links(HTMLParser):
@@ -101,7 +101,7 @@ def _entries(project: Path) -> list[dict]:
 
 def _rendered(heading: str, project: Path) -> str:
     """A Markdown heading as a reader sees it ("# C\\#" is "C#"): the title the pages show."""
-    return heading_text(Settings.load(project / "mkdocs.yml").markdown().convert(heading))
+    return heading_text(mkdocs_config.load(project / "mkdocs.yml").markdown().convert(heading))
 
 
 def _categories_allowed(project: Path) -> list[str]:

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from journal_site import ENV, fixture_project
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 from journal_tools.serve.port import serving
 
 ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
@@ -47,7 +47,7 @@ def _wait_for(url: str, log: Path, seconds: float = 240) -> None:
 def served(tmp_path_factory, browser):
     project = fixture_project(tmp_path_factory.mktemp("serve") / "project")
     with serving(project, project / "serve.log", ENV) as port:
-        prefix = urllib.parse.urlsplit(Settings.load(project / "mkdocs.yml").site_url).path or "/"
+        prefix = urllib.parse.urlsplit(mkdocs_config.load(project / "mkdocs.yml").site_url).path or "/"
         base = f"http://127.0.0.1:{port}{prefix}"
         _wait_for(base, project / "serve.log")
         html = urllib.request.urlopen(base).read().decode()  # the home page lists the entries

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
 
 # Hypothesis' files (its example database, caches) go under the project's .cache/, with
 # the build's, instead of a .hypothesis/ folder wherever pytest is started.
@@ -22,7 +22,7 @@ plugins:
       categories_allowed: [Attention]
       post_excerpt: required
 markdown_extensions:
-  - journal_tools.readers.markdown_math
+  - journal_tools.core.markdown_math
   - pymdownx.highlight:
       pygments_lang_class: true
   - pymdownx.superfences
@@ -40,7 +40,7 @@ def journal(tmp_path):
     (tmp_path / "docs" / "blog" / "posts").mkdir(parents=True)
     (tmp_path / "snippets").mkdir()
     (tmp_path / "snippets" / "demo.py").write_text("# --8<-- [start:two]\nx = 2\n# --8<-- [end:two]\n", encoding="utf-8")
-    settings = Settings.load(tmp_path / "mkdocs.yml")
+    settings = mkdocs_config.load(tmp_path / "mkdocs.yml")
 
     def write(name: str, text: str):
         path = tmp_path / "docs" / name

@@ -1,10 +1,10 @@
-"""The build date (journal_tools/build/reproducible.py): HEAD's commit time, or one date per serve session outside git."""
+"""The build date (journal_tools/mkdocs_plugin/build_date.py): HEAD's commit time, or one date per serve session outside git."""
 
 from __future__ import annotations
 
 import subprocess
 
-from journal_tools.build import reproducible
+from journal_tools.mkdocs_plugin import build_date as reproducible
 
 
 def test_outside_git_serve_keeps_one_date_and_build_pins_nothing(tmp_path, monkeypatch):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from journal_tools.build import verified
+from journal_tools.core import verified
 from journal_tools.pagetest import shard
 
 WORKFLOW = Path(__file__).resolve().parents[3] / ".github" / "workflows" / "pages.yml"

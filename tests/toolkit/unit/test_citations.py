@@ -1,4 +1,4 @@
-"""Citations (journal_tools/readers/citations.py) on inline pages and a small BibTeX file in tmp_path."""
+"""Citations (journal_tools/core/citations.py) on inline pages and a small BibTeX file in tmp_path."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from journal_tools.readers import citations
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
+from journal_tools.core import citations
+from journal_tools.core.settings import Settings
 
 CONFIG = """\
 site_name: t
@@ -56,7 +57,7 @@ def site(tmp_path):
     (tmp_path / "docs").mkdir()
     bib = tmp_path / "docs" / "refs.bib"
     bib.write_text(BIB, encoding="utf-8")
-    return Settings.load(tmp_path / "mkdocs.yml"), bib
+    return mkdocs_config.load(tmp_path / "mkdocs.yml"), bib
 
 
 class _Page(HTMLParser):
@@ -185,7 +186,7 @@ def test_missing_file_and_missing_option(site, tmp_path):
     (tmp_path / "other" / "mkdocs.yml").write_text(CONFIG.replace("      bibliography: docs/refs.bib\n", "").replace(
         "journal_citations:", "journal_citations"), encoding="utf-8")
     with pytest.raises(citations.BibError, match=r"^mkdocs\.yml: a page cites, but journal_citations has no"):
-        Settings.load(tmp_path / "other" / "mkdocs.yml").markdown().convert("[@x]\n")
+        mkdocs_config.load(tmp_path / "other" / "mkdocs.yml").markdown().convert("[@x]\n")
 
 
 def test_an_edited_file_is_read_again(site):

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 import pytest
 from packaging.requirements import Requirement
 
-from journal_tools.compat import CompatError, installed, jupyter, livereload, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import CompatError, installed, jupyter, livereload, mkdocs_config, pages, rss, theme_overrides, theme_patches
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "journal_tools"
@@ -93,13 +93,34 @@ def _third_party_names(tree: ast.Module) -> set[str]:
     return names
 
 
+def _is_code(value: ast.expr, functions: set[str], params: set[str]) -> bool:
+    """Is ``value`` code put in place of an object's own: a lambda, a function of this module, or what
+    calling one, or a wrapper factory handed in as a parameter (``around(build)``), returns?"""
+    if isinstance(value, ast.Lambda):
+        return True
+    if isinstance(value, ast.Name):
+        return value.id in functions
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in functions | params
+
+
 def _private_touches(path: Path, root: Path = ROOT) -> list[str]:
+    """What only compat/ may do to another library: read its ``_private`` names, assign into its modules
+    or classes, and patch its objects: code (a function, a lambda, a wrapper) set as an attribute of an
+    object that is not this module's own (``page.render = checked``, ``server.builder = wrap(b)``), or
+    ``setattr`` on one. Setting a documented data attribute (``page.content = html``) is public API."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     # The standard library's underscore names used here are documented API (os._exit): not a
     # third party's internals, which is what this finder is for.
     stdlib = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
               if a.name.split(".")[0] in sys.stdlib_module_names}
-    own = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)} | {"self", "cls"} | stdlib
+    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    # Instances this module makes of its own classes (fm = FrontMatter(...)) are its own too.
+    made = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+            and getattr(n.value.func, "id", None) in classes for t in n.targets if isinstance(t, ast.Name)}
+    own = classes | made | {"self", "cls"} | stdlib
+    functions = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    params = {a.arg for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+              for a in n.args.args + n.args.kwonlyargs}
     imported = _third_party_names(tree)
     where = path.relative_to(root)
     found = []
@@ -109,13 +130,17 @@ def _private_touches(path: Path, root: Path = ROOT) -> list[str]:
             if not (isinstance(base, ast.Name) and base.id in own) and not (
                     isinstance(base, ast.Call) and getattr(base.func, "id", "") == "super"):
                 found.append(f"{where}:{node.lineno}: reads .{node.attr}")
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
-                if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id in imported:
+                if not isinstance(target, ast.Attribute) or (isinstance(target.value, ast.Name) and target.value.id in own):
+                    continue
+                if isinstance(target.value, ast.Name) and target.value.id in imported:
                     found.append(f"{where}:{node.lineno}: assigns {target.value.id}.{target.attr}")
+                elif _is_code(node.value, functions, params):
+                    found.append(f"{where}:{node.lineno}: patches {ast.unparse(target)}")
         if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr" and node.args and \
-                isinstance(node.args[0], ast.Name) and node.args[0].id in imported:
-            found.append(f"{where}:{node.lineno}: setattr on {node.args[0].id}")
+                not (isinstance(node.args[0], ast.Name) and node.args[0].id in own):
+            found.append(f"{where}:{node.lineno}: setattr on {ast.unparse(node.args[0])}")
     return found
 
 
@@ -128,23 +153,68 @@ def test_the_private_touch_finder_finds_them(tmp_path):
     planted = tmp_path / "journal_tools" / "planted.py"
     planted.parent.mkdir()
     planted.write_text("import mkdocs_jupyter.plugin as jp\nfrom x import y\n\n"
-                       "def f(server):\n    server._epoch_cond.wait()\n    jp.key = 1\n    setattr(y, 'z', 2)\n"
-                       "    self._mine = super()._theirs = 3\n", encoding="utf-8")
-    assert _private_touches(planted, tmp_path) == ["journal_tools/planted.py:5: reads ._epoch_cond", "journal_tools/planted.py:6: assigns jp.key",
-                     "journal_tools/planted.py:7: setattr on y"]
+                       "def f(server, page, around):\n    server._epoch_cond.wait()\n    jp.key = 1\n    setattr(y, 'z', 2)\n"
+                       "    self._mine = 3\n    page.content = '<p>'\n\n"
+                       "    def checked(config, files):\n        pass\n\n"
+                       "    page.render = checked\n    server.builder = around(server.builder)\n    page.toc = lambda: 1\n",
+                       encoding="utf-8")
+    assert _private_touches(planted, tmp_path) == [
+        "journal_tools/planted.py:5: reads ._epoch_cond", "journal_tools/planted.py:6: assigns jp.key",
+        "journal_tools/planted.py:7: setattr on y", "journal_tools/planted.py:14: patches page.render",
+        "journal_tools/planted.py:15: patches server.builder", "journal_tools/planted.py:16: patches page.toc"]
+
+
+def _compat_calls(tree: ast.Module) -> set[str]:
+    """``module.function`` of every compat function a test module calls: ``jupyter.cache_path(...)`` with
+    ``from journal_tools.compat import jupyter`` (or ``import journal_tools.compat.jupyter as j``), or
+    ``cache_path(...)`` with ``from journal_tools.compat.jupyter import cache_path``."""
+    modules, functions = {}, {}  # local name -> compat module; local name -> "module.function"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "journal_tools.compat":
+            modules |= {a.asname or a.name: a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("journal_tools.compat."):
+            module = node.module.rsplit(".", 1)[1]
+            functions |= {a.asname or a.name: f"{module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname: a.name.rsplit(".", 1)[1] for a in node.names
+                        if a.name.startswith("journal_tools.compat.") and a.asname}
+    called = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in modules:
+            called.add(f"{modules[func.value.id]}.{func.attr}")
+        elif isinstance(func, ast.Name) and func.id in functions:
+            called.add(functions[func.id])
+    return called
+
+
+def _compat_functions() -> list[str]:
+    """``module.function`` of every public function of journal_tools/compat."""
+    found = []
+    for path in sorted(COMPAT.glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                found.append(f"{path.stem}.{node.name}")
+    return found
 
 
 def test_every_compat_function_has_a_guard():
-    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
-    unguarded = []
-    for path in sorted(COMPAT.glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        module = path.stem
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_") and module != "__init__" \
-                    and f"{module}.{node.name}(" not in tests:
-                unguarded.append(f"{module}.{node.name}")
+    """Some test calls each compat function (parsed, not matched as text: a name in a comment or a
+    string counts for nothing); the guards themselves drive the library's real code."""
+    called = set().union(*(_compat_calls(ast.parse(p.read_text(encoding="utf-8"))) for p in (ROOT / "tests").rglob("*.py")))
+    unguarded = [f for f in _compat_functions() if f not in called]
     assert not unguarded, f"compat functions no test calls: {', '.join(unguarded)}"
+
+
+def test_the_guard_finder_reads_calls_not_text():
+    tree = ast.parse("from journal_tools.compat import jupyter as j, rss\nfrom journal_tools.compat.pages import replace_render\n"
+                     "# rss.reset_between_builds(config)\nX = 'jupyter.cache_path('\n"
+                     "def test():\n    j.cache_path(1, 2)\n    replace_render(p, r)\n    rss.other\n")
+    assert _compat_calls(tree) == {"jupyter.cache_path", "pages.replace_render"}
 
 
 # -- MkDocs: the live-reload server (compat/livereload.py) ------------------------
@@ -213,9 +283,9 @@ def test_livereload_script_is_the_one_the_server_gives_its_pages(live_server):
 
 
 def test_error_page_is_served_through_the_server_app(live_server, journal):
-    """journal_tools.serve.loop wraps the server's request handler (wsgiref's get_app/set_app) and serves
+    """journal_tools.serve.state wraps the server's request handler (wsgiref's get_app/set_app) and serves
     the build error with the live-reload script, on the real server."""
-    from journal_tools.serve import loop as serve
+    from journal_tools.serve import state as serve
     settings, _ = journal
     state = serve.ServeState(settings)
     serve.install_error_pages(live_server, state)
@@ -357,10 +427,9 @@ def test_notebook_pages_get_mathml_stable_ids_and_merged_streams(restore_jupyter
     from journal_site import FIXTURE
     from mkdocs_jupyter.nbconvert2 import nb2html
 
-    from journal_tools.build import nbids, notebooks
-    from journal_tools.readers.settings import Settings
+    from journal_tools.mkdocs_plugin import nbids, notebooks
 
-    notebooks.install_markdown(Settings.load(FIXTURE / "mkdocs.yml"))
+    notebooks.install_markdown(mkdocs_config.load(FIXTURE / "mkdocs.yml"))
     nbids.install()
     html = nb2html(str(_notebook(tmp_path / "nb.ipynb")), execute=False)
     expect(html.count("<math") == 2 and "$x^2$" not in html and "\\frac" not in html, "nbconvert",
@@ -388,7 +457,7 @@ def _jupyter_plugin(tmp_path, **options):
 
 @pytest.mark.parametrize("options", [{"execute": True}, {"execute": True, "execute_ignore": ["*skip*"]}])
 def test_cache_path_is_the_one_mkdocs_jupyter_uses(restore_jupyter, tmp_path, options):
-    from journal_tools.build import notebook_cache
+    from journal_tools.mkdocs_plugin import notebook_cache
     notebook_cache.install(tmp_path, "settings")  # the snippet-aware key, as the plugin installs it
     nb = tmp_path / "skip.py"
     nb.write_text("# %%\nprint(1)\n", encoding="utf-8")
@@ -437,7 +506,7 @@ def test_replacements_build_on_the_library_original(restore_jupyter):
 def test_overrides_match_the_installed_material():
     for override in theme_overrides.OVERRIDES:
         problems = theme_overrides.differences(override)
-        expect(not problems, "mkdocs-material", f"journal_tools/build/theme/{override.ours}: " + "\n".join(problems))
+        expect(not problems, "mkdocs-material", f"journal_tools/mkdocs_plugin/theme/{override.ours}: " + "\n".join(problems))
     theme_overrides.check()
 
 
@@ -465,9 +534,9 @@ def test_a_changed_material_original_stops_the_build_naming_it(tmp_path, name, o
     text = (material / name).read_text(encoding="utf-8")
     assert old in text
     (material / name).write_text(text.replace(old, new), encoding="utf-8")
-    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/build/theme/") as err:
+    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/mkdocs_plugin/theme/") as err:
         theme_overrides.check(material)
-    assert caught in str(err.value) and "Update journal_tools/build/theme/" in str(err.value)
+    assert caught in str(err.value) and "Update journal_tools/mkdocs_plugin/theme/" in str(err.value)
 
 
 def test_an_unused_override_is_caught(tmp_path):
@@ -486,16 +555,16 @@ def test_arithmatex_hooks_markdown_math_overrides():
     from pymdownx.arithmatex import BlockArithmatexProcessor, InlineArithmatexPattern
 
     expect(params(BlockArithmatexProcessor.generic_output) == ["self", "parent", "math"], "pymdown-extensions",
-           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/readers/markdown_math.py overrides it)")
+           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/core/markdown_math.py overrides it)")
     expect(params(InlineArithmatexPattern.handleMatch) == ["self", "m", "data"], "pymdown-extensions",
-           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/readers/markdown_math.py overrides it)")
-    md = markdown.Markdown(extensions=["journal_tools.readers.markdown_math"])
+           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/core/markdown_math.py overrides it)")
+    md = markdown.Markdown(extensions=["journal_tools.core.markdown_math"])
     expect(hasattr(md.inlinePatterns["arithmatex-inline"], "compiled_re")
            and hasattr(md.parser.blockprocessors["arithmatex-block"], "pattern"), "pymdown-extensions",
            "arithmatex no longer registers 'arithmatex-inline' (compiled_re) and 'arithmatex-block' (pattern)")
     html = md.convert("Inline $a^2$ and \\(b\\), escaped \\$5.\n\n$$\nc\n$$\n\n\\begin{align}\nx &= 1\n\\end{align}\n")
     expect(html.count("<math") == 4 and "arithmatex" not in html and "$5" in html, "pymdown-extensions",
-           f"arithmatex's processors no longer hand every formula to journal_tools/readers/markdown_math.py: {html}")
+           f"arithmatex's processors no longer hand every formula to journal_tools/core/markdown_math.py: {html}")
 
 
 def test_snippet_preprocessor_methods_includes_uses(journal):
@@ -503,7 +572,7 @@ def test_snippet_preprocessor_methods_includes_uses(journal):
     pre = settings.snippet_preprocessor()
     missing = [m for m in ("parse_snippet_target", "get_snippet_path", "run") if not callable(getattr(pre, m, None))]
     expect(not missing, "pymdown-extensions", f"SnippetPreprocessor has no {', '.join(missing)} "
-           "(journal_tools/readers/includes.py locates each include's files with them)")
+           "(journal_tools/core/includes.py locates each include's files with them)")
     parsed = pre.parse_snippet_target("demo.py:two")
     expect(isinstance(parsed, dict) and parsed.get("path") == "demo.py" and parsed.get("section") == "two",
            "pymdown-extensions", f"SnippetPreprocessor.parse_snippet_target('demo.py:two') gives {parsed!r}")

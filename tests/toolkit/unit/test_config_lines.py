@@ -1,11 +1,13 @@
-"""A mistake in mkdocs.yml is reported at its line (journal_tools.readers.settings): MkDocs
+"""A mistake in mkdocs.yml is reported at its line (journal_tools.core.settings): MkDocs
 names the option but not the line, so the line is found in the file's YAML nodes."""
 
 from __future__ import annotations
 
 import pytest
 
-from journal_tools.readers.settings import ConfigError, Settings, config_line, config_message_line, locate_config_message
+from journal_tools.compat import mkdocs_config
+from journal_tools.compat.mkdocs_config import config_line, config_message_line, locate_config_message
+from journal_tools.core.settings import ConfigError
 
 CONFIG = """\
 site_name: t
@@ -57,9 +59,9 @@ def test_mkdocs_messages_get_their_line(config):
 
 def test_settings_load_names_the_line_of_what_mkdocs_rejects(config):
     with pytest.raises(ConfigError, match=r"mkdocs\.yml:13: Config value 'markdown_extensions': Failed to load extension 'no_such_ext'"):
-        Settings.load(config(extension="no_such_ext"))
+        mkdocs_config.load(config(extension="no_such_ext"))
     with pytest.raises(ConfigError, match=r"mkdocs\.yml:9: Config value 'plugins': Plugin 'blog' option 'post_excerpt': Expected one of"):
-        Settings.load(config(excerpt="sometimes"))
+        mkdocs_config.load(config(excerpt="sometimes"))
 
 
 def test_a_yaml_syntax_error_is_named_at_its_problem_line(tmp_path):
@@ -67,4 +69,4 @@ def test_a_yaml_syntax_error_is_named_at_its_problem_line(tmp_path):
     path = tmp_path / "mkdocs.yml"
     path.write_text("site_name: t\nplugins:\n  - search\n - blog\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"mkdocs\.yml:4: MkDocs encountered an error parsing the configuration file"):
-        Settings.load(path)
+        mkdocs_config.load(path)

@@ -1,4 +1,4 @@
-"""An entry's downloads behave as its page tests (journal_tools/build/downloads.py): a page
+"""An entry's downloads behave as its page tests (journal_tools/mkdocs_plugin/downloads.py): a page
 without ``doctest: page`` runs each block (with its cont blocks) afresh, a snippet module
 it imports is written in, a skipped block is not run, and both files print the checked
 outputs; the same sources give the same bytes."""
@@ -9,10 +9,10 @@ import nbformat
 import pytest
 from download_check import notebook_problems, script_problems
 
-from journal_tools.build.downloads import make
-from journal_tools.pagetest.parse import parse_page
-from journal_tools.pagetest.reproducible import run_checked
-from journal_tools.pagetest.run import ChainResult
+from journal_tools.core.parse import parse_page
+from journal_tools.core.run import ChainResult
+from journal_tools.core.seed_check import run_checked
+from journal_tools.mkdocs_plugin.downloads import make
 
 pytest.importorskip("torch", reason="the downloads' start state is PyTorch's")
 
@@ -129,8 +129,8 @@ def test_start_state_is_the_page_tests_own():
     import numpy
     import torch
 
-    from journal_tools.build.downloads import _START_STATE
-    from journal_tools.pagetest.run import reset_global_state
+    from journal_tools.core.run import reset_global_state
+    from journal_tools.mkdocs_plugin.downloads import _START_STATE
 
     def state():
         return (random.getstate(), numpy.random.get_state()[1].tolist(), torch.get_rng_state().tolist(),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from journal_tools.build import site_assets
-from journal_tools.build.fonts import SITE_FONT_DIR, SUBSET_RANGES
+from journal_tools.mkdocs_plugin import site_assets
+from journal_tools.mkdocs_plugin.fonts import SITE_FONT_DIR, SUBSET_RANGES
 
 CSS = site_assets.ASSET_DIR / "journal.css"  # the packaged stylesheet every site gets
 

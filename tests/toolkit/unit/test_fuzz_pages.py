@@ -7,7 +7,7 @@ what reads pages, as each reads it:
 
 - the build: ``validate.check_page`` (the plugin's ``on_files``), then, when
   that passes, its figure lines (``figures.find_figures``) and the page as MkDocs reads it, rendered with the site's Markdown
-  (math through ``journal_tools.readers.markdown_math``), a bad formula located as the
+  (math through ``journal_tools.core.markdown_math``), a bad formula located as the
   plugin locates it; and the blog plugin's own front-matter read of a post;
 - the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
   and the verified record's ``page_digest``;
@@ -53,17 +53,17 @@ from material.plugins.blog.structure.config import PostConfig
 from mkdocs.utils.meta import YAML_RE, get_data
 from page_strategies import page
 
-from journal_tools.build import validate
-from journal_tools.build.figures import find_figures
-from journal_tools.build.verified import page_digest
-from journal_tools.pagetest.parse import PYTHON_LANGS, SHELL_LANGS, PageError, parse_page
-from journal_tools.pagetest.render import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
-from journal_tools.readers import frontmatter
-from journal_tools.readers.frontmatter import FrontMatterError
-from journal_tools.readers.includes import IncludeError, _chunks, expand
-from journal_tools.readers.mathml import MathError
-from journal_tools.readers.settings import Settings
-from journal_tools.readers.source import SourceError, read_source
+from journal_tools.compat import blog, mkdocs_config
+from journal_tools.core import frontmatter, validate
+from journal_tools.core.figures import find_figures
+from journal_tools.core.frontmatter import FrontMatterError
+from journal_tools.core.includes import IncludeError, _chunks, expand
+from journal_tools.core.mathml import MathError
+from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, PageError, parse_page
+from journal_tools.core.render_check import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
+from journal_tools.core.settings import Settings
+from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.verified import page_digest
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXED_EXAMPLES = 500
@@ -96,7 +96,7 @@ def fuzz_journal(tmp_path_factory) -> Settings:
     for name, text in SNIPPETS.items():
         (root / "snippets" / name).parent.mkdir(parents=True, exist_ok=True)
         (root / "snippets" / name).write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
-    return Settings.load(root / "mkdocs.yml")
+    return mkdocs_config.load(root / "mkdocs.yml")
 
 
 class Hang(Exception):
@@ -199,7 +199,7 @@ def check_everything(settings: Settings, data: bytes, post: bool) -> list[Outcom
     path = folder / "fuzz.md"
     path.write_bytes(data)
     rel = settings.rel(path)
-    outcomes = [_step("check_page", settings, (validate.InputError,), lambda: validate.check_page(path, settings))]
+    outcomes = [_step("check_page", settings, (validate.InputError,), lambda: validate.check_page(path, settings, blog.post_errors))]
     try:  # as MkDocs and the blog plugin read a page: open(path, encoding="utf-8-sig").read()
         source = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig").read()
     except UnicodeDecodeError:
@@ -225,7 +225,7 @@ def _page_test_steps(settings: Settings, path: Path, rel: str, post: bool, build
 
     def read():
         if post:
-            validate.check_post(read_source(path, rel), rel, settings)
+            validate.check_post(read_source(path, rel), rel, settings, blog.post_errors)
         parsed.append(parse_page(path, settings))
 
     outcomes = [_step("parse_page", settings, (PageError, IncludeError, FrontMatterError, SourceError), read)]

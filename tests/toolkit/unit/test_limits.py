@@ -1,4 +1,4 @@
-"""What a block may do (journal_tools/readers/limits.py): where its time limit comes from, how a bad
+"""What a block may do (journal_tools/core/limits.py): where its time limit comes from, how a bad
 limit is reported, and how much of its output is kept. The limit itself is enforced by the
 sandbox: tests/toolkit/test_runaway_blocks.py drives it."""
 
@@ -8,11 +8,12 @@ import math
 
 import pytest
 
-from journal_tools.pagetest.notebook import read_notebook
-from journal_tools.pagetest.parse import PageError, parse_page
-from journal_tools.pagetest.run import ChainResult, run_chain
-from journal_tools.readers import limits
-from journal_tools.readers.settings import ConfigError, Settings
+from journal_tools.compat import mkdocs_config
+from journal_tools.core import limits
+from journal_tools.core.notebook import read_notebook
+from journal_tools.core.parse import PageError, parse_page
+from journal_tools.core.run import ChainResult, run_chain
+from journal_tools.core.settings import ConfigError
 
 
 def _page(journal, text, name="page.md"):
@@ -45,14 +46,14 @@ def test_block_timeout_in_mkdocs_yml_is_the_default_and_is_checked(journal, tmp_
     config = tmp_path / "mkdocs.yml"
     text = config.read_text(encoding="utf-8").replace("plugins:\n", "plugins:\n  - journal:\n      block_timeout: 7\n", 1)
     (tmp_path / "set.yml").write_text(text, encoding="utf-8")
-    assert Settings.load(tmp_path / "set.yml").block_timeout == limits.Limit(7.0, "block_timeout in set.yml")
+    assert mkdocs_config.load(tmp_path / "set.yml").block_timeout == limits.Limit(7.0, "block_timeout in set.yml")
     (tmp_path / "bad.yml").write_text(text.replace("block_timeout: 7", "block_timeout: soon"), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"bad\.yml: journal plugin option block_timeout: 'soon' is not a number"):
-        Settings.load(tmp_path / "bad.yml")
+        mkdocs_config.load(tmp_path / "bad.yml")
 
 
 def test_the_plugin_option_rejects_a_bad_value_as_mkdocs_reports_options():
-    from journal_tools.build.plugin import JournalConfig
+    from journal_tools.mkdocs_plugin.plugin import JournalConfig
 
     config = JournalConfig()
     config.load_dict({"block_timeout": -5})

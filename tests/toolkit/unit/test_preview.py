@@ -1,4 +1,4 @@
-"""Link previews (journal_tools/build/preview.py): plain text from rendered excerpts, the tags of a post."""
+"""Link previews (journal_tools/mkdocs_plugin/preview.py): plain text from rendered excerpts, the tags of a post."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from journal_tools.build import preview
-from journal_tools.readers.mathml import tex_to_mathml
+from journal_tools.core.mathml import tex_to_mathml
+from journal_tools.mkdocs_plugin import preview
 
 
 @pytest.mark.parametrize("tex, text", [

@@ -1,4 +1,4 @@
-"""Remembered render checks (journal_tools/pagetest/render_cache.py): reused only while every input is the same."""
+"""Remembered render checks (journal_tools/core/render_record.py): reused only while every input is the same."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from journal_tools.pagetest.render_cache import RenderChecks
-from journal_tools.readers.settings import Settings
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.render_record import RenderChecks
 
 pytest_plugins = ["pytester"]
 
@@ -39,7 +39,7 @@ def test_a_passed_check_is_reused_and_any_input_change_misses(project, tmp_path_
     config = copy / "mkdocs.yml"
     config.write_text(config.read_text(encoding="utf-8").replace("pygments_lang_class: true", "pygments_lang_class: false"),
                       encoding="utf-8")
-    changed = RenderChecks(Settings.load(config))
+    changed = RenderChecks(mkdocs_config.load(config))
     assert changed.folder != checks.folder and (changed.folder / key[:2] / key).is_file()  # copied along
     assert not changed.passed(changed.key("docs/page.md", PAGE))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from types import SimpleNamespace
 
-from journal_tools.serve import loop as serve
+from journal_tools.serve import state as serve
 
 
 class _Server:

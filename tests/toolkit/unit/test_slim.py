@@ -1,4 +1,4 @@
-"""Lighter pages (journal_tools/build/slim.py) and the per-site math font subset's code points."""
+"""Lighter pages (journal_tools/mkdocs_plugin/slim.py) and the per-site math font subset's code points."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import material
 
-from journal_tools.build import fonts, site_assets, slim
+from journal_tools.mkdocs_plugin import fonts, site_assets, slim
 
 ROOT = Path(__file__).resolve().parents[3]
 MATERIAL_CSS = sorted((Path(material.__file__).parent / "templates" / "assets" / "stylesheets").glob("*.css"))

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from journal_tools.build.validate import check_post
-from journal_tools.readers import fences, frontmatter
-from journal_tools.readers.includes import IncludeError, expand
-from journal_tools.readers.source import SourceError, read_source
+from journal_tools.compat import blog, mkdocs_config
+from journal_tools.core import fences, frontmatter
+from journal_tools.core.includes import IncludeError, expand
+from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.validate import check_post
 
 
 def test_settings_resolve_paths_once(journal):
@@ -21,13 +22,12 @@ def test_settings_resolve_paths_once(journal):
 
 def test_markdown_key_holds_no_checkout_path(journal, tmp_path_factory):
     """The notebook cache keys on it: the same mkdocs.yml in another folder gives the same key."""
-    from journal_tools.readers.settings import Settings
 
     settings, _ = journal
     elsewhere = tmp_path_factory.mktemp("moved")
     (elsewhere / "mkdocs.yml").write_bytes((settings.root / "mkdocs.yml").read_bytes())
     (elsewhere / "docs").mkdir()
-    moved = Settings.load(elsewhere / "mkdocs.yml")
+    moved = mkdocs_config.load(elsewhere / "mkdocs.yml")
     assert str(settings.root) not in settings.markdown_key()
     assert "'base_path': ['<project>/snippets']" in settings.markdown_key()
     assert moved.markdown_key() == settings.markdown_key()
@@ -57,7 +57,7 @@ def test_front_matter_lines_come_from_the_yaml_nodes():
 def test_post_checks_name_the_line(journal, text, message):
     settings, _ = journal
     with pytest.raises(frontmatter.FrontMatterError, match=message):
-        check_post(text, "p.md", settings)
+        check_post(text, "p.md", settings, blog.post_errors)
 
 
 def test_front_matter_is_read_as_the_build_reads_it():
@@ -120,7 +120,7 @@ def test_include_errors_say_what_would_help(journal, include, hint):
 
 
 def test_link_warnings_get_the_file_and_line(journal):
-    from journal_tools.build.validate import locate_link
+    from journal_tools.compat.mkdocs_log import locate_link
 
     settings, write = journal
     write("p.md", "# P\n\nText.\n\nSee [x](nope.md) and [y][ref].\n\n[ref]: ../gone.md#a\n")

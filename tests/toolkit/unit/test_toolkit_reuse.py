@@ -48,7 +48,7 @@ def _append(path: Path, text: str) -> None:
 def test_the_digest_follows_the_toolkit_inputs_and_ignores_the_journal(tmp_path):
     root = _copy_inputs(tmp_path / "copy")
     first = toolkit_reuse.digest(root)
-    module = root / "journal_tools" / "readers" / "mathml.py"
+    module = root / "journal_tools" / "core" / "mathml.py"
     original = module.read_text(encoding="utf-8")
     _append(module, "\nraise RuntimeError('planted')\n")
     assert toolkit_reuse.digest(root) != first, "a fault planted in journal_tools/ left the digest unchanged"
@@ -63,7 +63,7 @@ def test_the_digest_follows_the_toolkit_inputs_and_ignores_the_journal(tmp_path)
     subset.write_bytes(b"subset")
     assert toolkit_reuse.digest(root) == first, "an edit of the journal (or a build's font subset) changed the toolkit's digest"
     for toolkit_file in (next((root / "tests" / "toolkit" / "fixtures" / "journal" / "docs").rglob("*.md")), root / "requirements.txt",
-                         root / "tests" / "journal_site.py", root / "journal_tools" / "build" / "assets" / "journal.css"):
+                         root / "tests" / "journal_site.py", root / "journal_tools" / "mkdocs_plugin" / "assets" / "journal.css"):
         before = toolkit_reuse.digest(root)
         _append(toolkit_file, "\n")
         assert toolkit_reuse.digest(root) != before, f"{toolkit_file.relative_to(root)} is not an input of the digest"

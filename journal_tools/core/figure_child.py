@@ -1,0 +1,53 @@
+"""Child process that draws build-time figures (see ``journal_tools.core.figures``).
+
+    PYTHONPATH=snippets python -m journal_tools.core.figure_child < targets.json
+
+Reads a JSON list of ``module.function`` targets on stdin and writes a JSON
+object mapping each to its SVG text, or to ``"error: ..."``. The snippet
+folders come on ``PYTHONPATH`` from the parent, so snippet modules import each
+other by bare name exactly as in the page tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+__all__ = ["call"]
+
+
+def call(target: str) -> str:
+    """The SVG drawn by ``target``, or ``error: <why>``."""
+    module_name, _, func_name = target.rpartition(".")
+    if not module_name:
+        return f"error: {target!r} is not module.function"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        return f"error: cannot import {module_name!r} from the snippet folders: {exc}"
+    except Exception as exc:  # a snippet that raises on import: name it, keep the process alive
+        return f"error: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+    func = getattr(module, func_name, None)
+    if not callable(func):
+        return f"error: {module_name} has no function {func_name!r}"
+    try:
+        svg = func()
+    except Exception as exc:  # the page names the culprit; the traceback is in the page tests
+        return f"error: {target}() raised {type(exc).__name__}: {exc}"
+    if not isinstance(svg, str) or not svg.lstrip().startswith("<svg"):
+        return f"error: {target}() must return SVG text starting with <svg"
+    if "aria-label=" not in svg.split(">", 1)[0]:
+        return f"error: {target}() returned an SVG without aria-label (its accessible name)"
+    return svg.strip()
+
+
+def main() -> int:
+    """Draw every target read from stdin; print the JSON result."""
+    targets = json.load(sys.stdin)
+    json.dump({t: call(t) for t in targets}, sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Math as a Python-Markdown extension: TeX in, MathML out, in one pass.
+
+Listed in mkdocs.yml's ``markdown_extensions`` in place of
+``pymdownx.arithmatex``, so every place that renders the site's Markdown gets
+MathML the same way: pages, blog excerpts and archive/category views, feed
+descriptions, notebook Markdown cells (``journal_tools.mkdocs_plugin.notebooks``), and the
+page tests' render check. Engines that run Python-Markdown extensions from
+mkdocs.yml (MkDocs, ProperDocs, Zensical) all run it; nothing post-processes
+finished HTML.
+
+The syntax is arithmatex's own: its inline and block patterns are reused by
+subclassing, so ``$...$`` (smart dollars), ``\\(...\\)``, ``$$...$$``,
+``\\[...\\]`` and ``\\begin{env}...\\end{env}`` mean exactly what they meant,
+with the same escapes. Only the output differs: instead of TeX wrapped for a
+script, the MathML from :func:`journal_tools.core.mathml.tex_to_mathml`, kept in
+Markdown's raw-HTML stash so nothing re-parses it. Display math is wrapped in
+``<div class="math-display">`` (it scrolls sideways on narrow screens).
+
+A formula that does not convert raises :class:`journal_tools.core.mathml.MathError`;
+the caller (the MkDocs plugin, the page test) adds the file and line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as etree
+
+from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, InlineArithmatexPattern
+
+from journal_tools.core.mathml import DISPLAY_CLASS, tex_to_mathml
+
+__all__ = ["MathExtension", "display_attributes", "makeExtension", "restart_numbering"]
+
+# Display formulas are numbered per page (the plugin restarts the count at each
+# page; blog views render their excerpts after their own content, so their
+# numbers continue): a focusable region's name must be unique on its page.
+_numbers = itertools.count(1)
+
+
+def restart_numbering() -> None:
+    """Number the next page's display formulas from 1."""
+    global _numbers
+    _numbers = itertools.count(1)
+
+
+def display_attributes() -> dict[str, str]:
+    """Attributes of a display formula's wrapper.
+
+    The box scrolls sideways when the formula is wider than the screen, so it
+    must be reachable by keyboard (tabindex) and, being focusable, needs a
+    role and a name (axe: scrollable-region-focusable, landmark-unique).
+    """
+    return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {next(_numbers)}"}
+
+
+class _InlineMath(InlineArithmatexPattern):
+    def handleMatch(self, m, data):  # noqa: N802 (Python-Markdown's name)
+        """MathML for an inline formula; arithmatex's handling of escaped dollars kept."""
+        result, start, end = super().handleMatch(m, data)
+        if isinstance(result, str):  # an escape sequence, not math
+            return result, start, end
+        tex = _tex(result.text, self.wrap)
+        return self.md.htmlStash.store(tex_to_mathml(tex, display=False)), start, end
+
+
+class _BlockMath(BlockArithmatexProcessor):
+    def generic_output(self, parent, math):
+        """A ``div.math-display`` holding the MathML of a display formula."""
+        el = etree.SubElement(parent, "div", display_attributes())
+        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True))
+
+
+def _tex(wrapped: str, wrap: str) -> str:
+    """The formula inside arithmatex's generic wrapper (``\\(...\\)`` by default)."""
+    opening, _, closing = wrap.partition("{}")
+    opening, closing = opening.replace("{{", "{").replace("}}", "}"), closing.replace("{{", "{").replace("}}", "}")
+    return wrapped[len(opening) : len(wrapped) - len(closing)]
+
+
+class MathExtension(ArithmatexExtension):
+    """arithmatex's syntax, MathML output (options: arithmatex's, ``generic`` forced on)."""
+
+    def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
+        """Register arithmatex's processors, then swap in the MathML ones at the same names."""
+        self.setConfig("generic", True)
+        super().extendMarkdown(md)
+        config = self.getConfigs()
+        if "arithmatex-inline" in md.inlinePatterns:
+            pattern = md.inlinePatterns["arithmatex-inline"].compiled_re.pattern
+            inline = _InlineMath(pattern, config)
+            inline.md = md  # arithmatex's constructor takes no md; the stash needs it
+            md.inlinePatterns.register(inline, "arithmatex-inline", 189.9)
+        if "arithmatex-block" in md.parser.blockprocessors:
+            pattern = md.parser.blockprocessors["arithmatex-block"].pattern.pattern
+            md.parser.blockprocessors.register(_BlockMath(pattern, config, md), "arithmatex-block", 79.9)
+
+
+def makeExtension(**kwargs):  # noqa: N802 (Python-Markdown's name)
+    """Python-Markdown's entry point for ``journal_tools.core.markdown_math``."""
+    return MathExtension(**kwargs)

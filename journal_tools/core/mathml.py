@@ -1,0 +1,125 @@
+"""LaTeX to MathML Core, one formula at a time (the ``math-core`` package).
+
+The Markdown extension (``journal_tools.core.markdown_math``) calls
+:func:`tex_to_mathml` for every formula of every page, excerpt and feed
+description; the notebook pages reach it through the same extension. A
+formula that does not convert raises :class:`MathError`, which names the
+source file, the line that holds the character math-core stopped at (the
+formula's last line when it ran out of input, say an unclosed brace) and
+math-core's reason.
+"""
+
+from __future__ import annotations
+
+import re
+
+import math_core
+from markdown.util import HTML_PLACEHOLDER
+
+__all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
+
+# One converter for the whole process: it is cheap to call (microseconds a
+# formula). Local state per formula, so a page's \def or \tag cannot leak into
+# the next page.
+_CONVERTER = math_core.LatexToMathML(fancy_error=False)
+
+_OFFSET = re.compile(r"^(\d+): ")
+# What Python-Markdown leaves in a formula for a block it has already rendered (a code
+# fence between $$ lines, say): not in the source, so not searched for, and not shown.
+_STASHED = re.compile(r"\d+".join(re.escape(part) for part in HTML_PLACEHOLDER.split("%s")))
+
+# Class of the wrapper around display math (scrolls sideways on narrow
+# screens; see journal_tools/mkdocs_plugin/assets/journal.css).
+DISPLAY_CLASS = "math-display"
+
+
+class MathError(ValueError):
+    """A formula that math-core cannot convert.
+
+    Attributes: ``tex`` (the formula), ``line`` (1-based source line of the character
+    math-core stopped at, or None), ``reason`` (math-core's message), ``offset`` (where
+    in ``tex`` it stopped, or None), ``src_path`` (the file named in the message, or None).
+    Without a line the message gives the offset ("at character 9").
+    """
+
+    def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None,
+                 offset: int | None = None):
+        # math-core says "7: Expected closing token ...": 7 is the offset in the formula.
+        m = _OFFSET.match(reason)
+        if m:
+            offset, reason = int(m[1]), reason[m.end():]
+        self.tex, self.reason, self.src_path, self.line, self.offset = tex, reason, src_path, line, offset
+        where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
+        at = f"at character {offset}: " if offset is not None and line is None else ""
+        formula = " ".join(_STASHED.sub(" ... ", tex).split())  # one line, even for display math
+        super().__init__(f"{where}bad TeX in formula '{formula}': {at}{reason}")
+
+    def located(self, src_path: str, source: str | None) -> MathError:
+        """The same error naming ``src_path`` and the line in ``source`` where math-core stopped."""
+        return MathError(tex=self.tex, reason=self.reason, src_path=src_path, offset=self.offset,
+                         line=find_line(self.tex, source, self.offset))
+
+
+def tex_to_mathml(tex: str, *, display: bool) -> str:
+    """Convert one formula (unescaped TeX) to a ``<math>`` element; MathError on bad TeX."""
+    try:
+        return _CONVERTER.convert_with_local_state(tex, displaystyle=display)
+    except math_core.LatexError as exc:
+        raise MathError(tex=tex, reason=str(exc)) from None
+
+
+def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
+    """1-based line of ``source`` holding character ``offset`` of ``tex`` (its last character
+    when ``offset`` is past the end), where ``tex`` first occurs; without ``offset``, the
+    formula's first line.
+
+    The formula is found whole, then by its first non-blank line (display math in an
+    indented block has its lines re-indented in the source), then with all whitespace
+    left out (Python-Markdown turns tabs into spaces before the math extension sees
+    the formula). Only whitespace differs between them, so the character is reached by
+    counting the others. None if absent.
+    """
+    if not source:
+        return None
+    start = _find(_STASHED.sub("\n", tex), source)
+    if start is None:
+        return None
+    pos = start
+    if offset is not None and not _STASHED.search(tex):
+        pos = _source_index(tex, source, start, offset)
+    return source.count("\n", 0, pos) + 1
+
+
+def _find(tex: str, source: str) -> int | None:
+    """Index in ``source`` of the formula's first non-space character, or None."""
+    lines = [ln.strip() for ln in tex.splitlines() if ln.strip()]
+    for needle in [tex.strip(), *lines[:1]]:
+        pos = source.find(needle) if needle else -1
+        if pos >= 0:
+            return pos
+    squeezed_tex = "".join(tex.split())
+    if squeezed_tex:
+        kept = [i for i, ch in enumerate(source) if not ch.isspace()]  # squeezed index -> source index
+        pos = "".join(source[i] for i in kept).find(squeezed_tex)
+        if pos >= 0:
+            return kept[pos]
+    return None
+
+
+def _source_index(tex: str, source: str, start: int, offset: int) -> int:
+    """Index in ``source`` of the non-space character of ``tex`` at (or first after) ``offset``
+    (the last one past the end); ``start`` if the two stop agreeing."""
+    solid = [ch for ch in tex if not ch.isspace()]
+    if not solid:
+        return start
+    k = min(sum(not ch.isspace() for ch in tex[:offset]), len(solid) - 1)
+    seen, i = -1, start
+    while i < len(source):
+        if not source[i].isspace():
+            seen += 1
+            if source[i] != solid[seen]:
+                return start
+            if seen == k:
+                return i
+        i += 1
+    return start

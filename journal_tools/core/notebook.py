@@ -1,0 +1,143 @@
+"""Notebook pages as page tests: every code cell runs, every Markdown cell's math converts.
+
+mkdocs-jupyter executes the notebook pages (jupytext percent scripts in
+``docs/notebooks/``) at build time, and a failing cell stops the build. The
+page tests run the same cells first, in one namespace, top to bottom, with the
+notebook's folder as the working directory (as Jupyter does), so a failure
+is reported like any page's: ``docs/notebooks/x.py:12: NameError: ...`` and a
+traceback whose frames name the script's lines. The Markdown cells go through
+the site's Markdown, as the build renders them, so bad TeX names its line too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from journal_tools.core import limits
+from journal_tools.core.citations import BibError, CitationError
+from journal_tools.core.includes import Origin
+from journal_tools.core.mathml import MathError
+from journal_tools.core.parse import PageError
+from journal_tools.core.render_check import RenderProblem
+from journal_tools.core.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
+from journal_tools.core.settings import Settings
+
+__all__ = ["Cell", "Notebook", "cell_origins", "check_notebook_math", "read_notebook", "run_notebook"]
+
+
+@dataclass
+class Cell:
+    """One cell: its source and the file line of its first source line."""
+
+    kind: str  # "code" or "markdown"
+    source: str
+    line: int
+
+
+@dataclass
+class Notebook:
+    """A notebook page: its file (relative to the project root), text and cells."""
+
+    path: str
+    text: str
+    cells: list[Cell]
+    limit: limits.Limit  # each code cell's time limit
+
+    @property
+    def code_cells(self) -> list[Cell]:
+        """The cells that run."""
+        return [c for c in self.cells if c.kind == "code" and c.source.strip()]
+
+
+def read_notebook(path: Path, settings: Settings) -> Notebook:
+    """The cells of ``path`` as jupytext reads them, each with its line in the file.
+
+    A percent script keeps its cells' lines verbatim, so each cell is found
+    in the file by its first line, searching down from the previous cell. An
+    ``.ipynb`` has no source lines: its cells are numbered instead. A bad
+    ``execution: timeout:`` in its metadata is a PageError naming the line.
+    """
+    import jupytext
+
+    text = path.read_text(encoding="utf-8")
+    notebook = jupytext.read(path)
+    lines = text.split("\n")
+    cells, search_from = [], 0
+    for n, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type not in ("code", "markdown"):
+            continue
+        line = n
+        if path.suffix == ".py":
+            first = next((ln for ln in cell.source.split("\n") if ln.strip()), "")
+            if cell.cell_type == "markdown":
+                first = "# " + first if first else first
+            found = next((i for i in range(search_from, len(lines)) if lines[i].rstrip() == first.rstrip()), None)
+            if found is not None:
+                search_from = found + 1
+                # the cell's first source line may be blank lines above `first`
+                leading = len(cell.source.split("\n")) - len(cell.source.lstrip("\n").split("\n"))
+                line = found + 1 - leading
+            else:
+                line = search_from + 1
+        cells.append(Cell(cell.cell_type, cell.source, line))
+    rel = settings.rel(path)
+    try:
+        limit = limits.notebook_limit(notebook.metadata, text, rel, settings.block_timeout)
+    except ValueError as exc:
+        raise PageError(str(exc)) from None
+    return Notebook(rel, text, cells, limit)
+
+
+def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
+    """Where each line of ``cell`` is in the notebook's file."""
+    return [Origin(nb.path, cell.line + k) for k in range(len(cell.source.split("\n")))]
+
+
+def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
+    """Run the code cells in one namespace in ``folder``, appending each cell that ran to ``ran``
+    (so a caller can count what ran before a failure). ``on_step(i)`` is called before
+    code cell ``i`` starts (the sandbox starts its clock there).
+
+    Raises BlockError naming the script line of the failing statement.
+    """
+    reset_global_state()
+    os.environ.setdefault("MPLBACKEND", "Agg")  # no window, as in a kernel without a display
+    namespace = {"__name__": "__main__"}
+    old_cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        for i, cell in enumerate(nb.code_cells):
+            if on_step is not None:
+                on_step(i)
+            origins = cell_origins(nb, cell)
+            code = compile_mapped(cell.source, origins, origins[0])
+            try:
+                with contextlib.redirect_stdout(limits.BoundedOutput()):
+                    exec(code, namespace)
+            except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failure, not the end of the run
+                origin, report = format_exception(exc)
+                origin = origin or origins[0]
+                raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n"
+                                         f"(the cell starting at line {cell.line})\n{report}", cause=exc) from None
+            ran.append(cell)
+    finally:
+        os.chdir(old_cwd)
+
+
+def check_notebook_math(nb: Notebook, settings: Settings) -> None:
+    """Every formula and citation of the Markdown cells converts (RenderProblem naming the line, as the
+    build would; BibError when the BibTeX file cannot be read)."""
+    md = settings.markdown()
+    for cell in nb.cells:
+        if cell.kind != "markdown":
+            continue
+        try:
+            md.reset().convert(cell.source)
+        except BibError:
+            raise
+        except (MathError, CitationError) as exc:
+            raise RenderProblem(str(exc.located(nb.path, nb.text))) from None

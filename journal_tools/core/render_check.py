@@ -1,0 +1,106 @@
+"""Render a page as the build does and check what a reader would see.
+
+Two checks need the rendered page rather than its source: every formula must
+convert to MathML and every citation must name an entry of the BibTeX file
+(the site's own Markdown extensions do both while rendering), and the number of Python and shell code blocks in the HTML must equal the
+number of fences the tests run. The second catches any fence the reader sees
+but the tests never run (a ``pycon`` session, an unusual indent): it fails
+here instead of passing silently.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from journal_tools.core.citations import BibError, CitationError
+from journal_tools.core.fences import inside_fence
+from journal_tools.core.frontmatter import body as without_front_matter
+from journal_tools.core.mathml import MathError
+from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, Page
+from journal_tools.core.settings import Settings
+from journal_tools.core.source import read_source
+
+# What a reader would take for Python, or for a shell session, though no fence of ours runs it.
+PYTHON_LOOKING = PYTHON_LANGS | {"pycon", "python2", "ipython", "ipython3", "py2"}
+SHELL_LOOKING = SHELL_LANGS | {"console", "shell", "shell-session", "zsh"}
+
+
+class RenderProblem(Exception):
+    """What a reader sees differs from what the tests run (or a formula fails)."""
+
+
+class _CodeBlocks(HTMLParser):
+    """Languages of the code blocks: pymdownx.highlight writes ``<div class="language-X highlight">``."""
+
+    def __init__(self):
+        super().__init__()
+        self.langs: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        classes = (dict(attrs).get("class") or "").split()
+        if tag == "div" and "highlight" in classes:
+            self.langs += [c[len("language-"):] for c in classes if c.startswith("language-")]
+
+
+def render_page(page: Page, settings: Settings) -> str:
+    """The page's HTML as the build's Markdown makes it (MathError on bad TeX)."""
+    return _render(read_source(settings.root / page.path, page.path), settings)
+
+
+def _render(source: str, settings: Settings) -> str:
+    return settings.markdown().convert(without_front_matter(source))
+
+
+def check_render(page: Page, settings: Settings) -> None:
+    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree
+    (BibError, naming the BibTeX file, when that file cannot be read)."""
+    source = read_source(settings.root / page.path, page.path)
+    try:
+        html = _render(source, settings)
+    except BibError:
+        raise
+    except (MathError, CitationError) as exc:
+        raise RenderProblem(str(exc.located(page.path, source))) from None
+    parser = _CodeBlocks()
+    parser.feed(html)
+    for kind, looking, langs in (("Python", PYTHON_LOOKING, PYTHON_LANGS), ("shell", SHELL_LOOKING, SHELL_LANGS)):
+        shown = [lang for lang in parser.langs if lang.lower() in looking]
+        run = page.count(langs)
+        if len(shown) != run:
+            lines = ", ".join(str(page.where(p.fence.start).line) for s in page.steps for p in s.parts
+                              if p.fence.lang in langs) or "none"
+            raise RenderProblem(
+                f"{_first_difference(page, shown, looking, langs)}: a reader sees {len(shown)} {kind} code blocks "
+                f"({', '.join(shown) or 'none'}) but the tests run {run} (fences at lines {lines}). Write code as "
+                f"a ``` or ~~~ fence with python, py, sh or bash (pycon and console sessions are not run)."
+            )
+
+
+_FENCE_LIKE = re.compile(r"(`{3,}|~{3,})")
+
+
+def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> str:
+    """``path:line`` of the first block a reader and the tests see differently.
+
+    The HTML has no source lines, so the place is found from the source: a fence
+    of a language that looks like code but is not run (``pycon``); else the first
+    run fence whose block the reader does not see as the same code (a fence the
+    Markdown shows as an indented code block, or inside raw HTML); else the first
+    fence-like line outside every fence the scanner found (a fence inside a
+    blockquote, say); else the first line of the page.
+    """
+    not_run = [f for f in page.fences if f.lang in looking and f.lang not in langs]
+    if not_run:
+        return page.where(not_run[0].start).describe()
+    run = [p.fence for s in page.steps for p in s.parts if p.fence.lang in langs]
+    for i, fence in enumerate(run):
+        if i >= len(shown) or shown[i].lower() != fence.lang:
+            if len(shown) < len(run):
+                return page.where(fence.start).describe()
+            break
+    fenced = inside_fence(page.fences)
+    for i, line in enumerate(page.expanded.lines):
+        if i not in fenced and _FENCE_LIKE.search(line):
+            return page.where(i).describe()
+    return page.where(run[0].start).describe() if run else f"{page.path}:1"

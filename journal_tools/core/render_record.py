@@ -1,0 +1,81 @@
+"""Render checks that passed, remembered by what they read, so an unchanged page is not rendered again.
+
+A page's render check (``render.check_render``) is a function of the page with
+its snippet includes, the site's Markdown settings, the BibTeX file, and the
+toolkit's code and library versions: nothing else reaches the render. The key
+is a digest of exactly these; a check that passed leaves an empty file named by
+its key under ``.cache/render-checks/``, and the next session's check of the
+same key passes without rendering. Rendering is most of what the page tests do
+besides running code (about 18 ms a page with syntax highlighting and MathML),
+so at 1,000 entries this is what ``make test`` saves after a one-entry edit.
+
+Any change to an input is a new key, so the check runs; a failed check leaves
+nothing. ``FRESH=1`` and CI (``CI`` set) use no remembered result, as they
+re-run the toolkit's tests (``tests/toolkit_reuse.py``): a fresh clone has no
+``.cache/`` anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import metadata
+from pathlib import Path
+
+from journal_tools.core.settings import Settings, env_flag
+
+__all__ = ["RenderChecks"]
+
+FOLDER = "render-checks"
+# The libraries a render goes through: their versions are part of every key.
+VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "pybtex", "journal-tools")
+PACKAGE = Path(__file__).resolve().parents[1]  # journal_tools/
+
+
+def _hasher():
+    return hashlib.blake2b(digest_size=20)
+
+
+class RenderChecks:
+    """The passed render checks of a session's project (``settings.cache_dir / render-checks``)."""
+
+    def __init__(self, settings: Settings, *, enabled: bool | None = None):
+        self.folder = settings.cache_dir / FOLDER
+        self.enabled = not (env_flag("FRESH") or env_flag("CI")) if enabled is None else enabled
+        h = _hasher()
+        for name in VERSIONED:
+            try:
+                h.update(f"{name}={metadata.version(name)}\n".encode())
+            except metadata.PackageNotFoundError:
+                h.update(f"{name}=none\n".encode())
+        for path in sorted(PACKAGE.rglob("*.py")):  # the toolkit's code: its Markdown extensions and readers render
+            h.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+        h.update(settings.markdown_key().encode())
+        bib = settings.bibliography
+        h.update(bib.read_bytes() if bib is not None and bib.is_file() else b"no bibliography")
+        self._shared = h.digest()
+        self.reused = 0
+
+    def key(self, path: str, expanded_text: str) -> str:
+        """The key of the check of page ``path`` (relative to the root), includes expanded."""
+        h = _hasher()
+        h.update(self._shared)
+        h.update(path.encode() + b"\0" + expanded_text.encode())
+        return h.hexdigest()
+
+    def passed(self, key: str) -> bool:
+        """Did a check of this key pass before (and may that be reused)?"""
+        if self.enabled and (self.folder / key[:2] / key).is_file():
+            self.reused += 1
+            return True
+        return False
+
+    def record(self, key: str) -> None:
+        """Remember that the check of ``key`` passed (best effort: a read-only cache only costs time)."""
+        if not self.enabled:
+            return
+        target: Path = self.folder / key[:2] / key
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.touch()
+        except OSError:
+            pass

@@ -1,0 +1,349 @@
+"""Run a page's Python steps and report failures by page (and snippet) line.
+
+pytest-codeblocks' own runner execs a block with ``__name__ == 'builtins'``
+and reports only ``str(exc)``; its runner is not public either. So the blocks
+are run here: each fence is compiled under a synthetic file name whose line
+numbers are mapped back to the page (or the snippet file the line was
+included from) when a traceback is shown.
+
+A block runs to the end of its process's patience only: the page tests and
+``make serve`` call these runners inside a worker process (``journal_tools.core.sandbox``)
+that is stopped past the page's time limit. So everything a block raises is
+its failure, ``KeyboardInterrupt`` and ``SystemExit`` included, and what it
+prints is kept up to a size limit (``journal_tools.core.limits``).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import linecache
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable
+
+from journal_tools.core.includes import Origin
+from journal_tools.core.limits import BoundedOutput
+from journal_tools.core.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
+from journal_tools.core.parse import SHELL_LANGS, Page, Part, Step
+
+SEED = 0
+
+# The runners' own frames are left out of reports.
+_RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py"),
+                 os.path.join(os.path.dirname(__file__), "sandbox_worker.py")}
+
+# Synthetic file name -> the origin of each line of that compiled fence.
+_ORIGINS: dict[str, list[Origin]] = {}
+
+
+class BlockError(Exception):
+    """A step raised; ``report`` is the mapped traceback, ``origin`` the failing line."""
+
+    def __init__(self, origin: Origin, report: str, cause: BaseException | None = None, printed: str | None = None):
+        super().__init__(report)
+        self.origin = origin
+        self.report = report
+        self.cause = cause
+        self.printed = printed  # what the step printed, when its output is what failed
+
+
+@dataclass
+class StepResult:
+    """How one step ended."""
+
+    step: Step
+    status: str  # "passed", "skipped", "xfailed"
+    reason: str = ""
+    stdout: str = ""
+    numbers: int = 0  # numbers the page shows that equal what the step printed (after a rewrite: all it shows)
+
+
+@dataclass
+class ChainResult:
+    """The steps of one item, filled in as they finish."""
+
+    results: list[StepResult] = field(default_factory=list)
+
+    @property
+    def executed_fences(self) -> int:
+        """Fences run (skipped steps not counted)."""
+        return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
+
+    @property
+    def numbers_checked(self) -> int:
+        """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
+        return sum(r.numbers for r in self.results if r.status == "passed")
+
+    @property
+    def xfailed(self) -> list[StepResult]:
+        """Steps that raised as their xfail mark expected."""
+        return [r for r in self.results if r.status == "xfailed"]
+
+    @property
+    def skipped(self) -> list[StepResult]:
+        """Steps skipped with a written reason."""
+        return [r for r in self.results if r.status == "skipped"]
+
+
+def _numbers_checked(step: Step, printed: str, rewritten: set[str]) -> int:
+    """The numbers of the step's expected output and matrix; those rewritten (``--update-outputs``)
+    now show what the step printed."""
+    total = 0
+    if step.expected_output is not None:
+        total += len(printed_numbers(printed if "output" in rewritten else step.expected_output))
+    if step.math is not None:
+        total += len(printed_numbers(printed)) if "matrix" in rewritten else len(matrix_numbers(step.math.tex))
+    return total
+
+
+def reset_global_state(seed: int = SEED) -> None:
+    """Same seeds and print options before every test, whatever ran before it."""
+    random.seed(seed)
+    try:
+        import numpy
+
+        numpy.random.seed(seed)
+    except ImportError:  # numpy comes with torch here; a page without it needs no seed
+        pass
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.manual_seed(seed)
+    torch.set_printoptions(profile="default")
+    torch.set_default_dtype(torch.float32)
+
+
+def _compile(page: Page, part: Part):
+    return compile_mapped(part.code, part.origins, part_origin(page, part))
+
+
+def compile_mapped(code: str, origins: list[Origin], origin: Origin):
+    """Compile ``code`` whose line k was written at ``origins[k - 1]`` (``origin``: its first line),
+    so tracebacks and syntax errors name those lines; a SyntaxError becomes a BlockError."""
+    name = synthetic_name(origin)
+    _ORIGINS[name] = origins
+    source_lines = code.splitlines(keepends=True)
+    linecache.cache[name] = (len(code), None, source_lines, name)
+    try:
+        return compile(code, name, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        at = _map(name, exc.lineno or 1) or origin
+        raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
+
+
+def synthetic_name(origin: Origin) -> str:
+    """The file name code first written at ``origin`` is compiled under (what tracebacks,
+    and faulthandler's stack dumps, show for its frames)."""
+    return f"<page {origin.path}:{origin.line}>"
+
+
+def part_origin(page: Page, part: Part) -> Origin:
+    """Where the first code line of ``part`` was written."""
+    return part.origins[0] if part.origins else Origin(page.path, part.fence.start + 1)
+
+
+def _map(filename: str, lineno: int) -> Origin | None:
+    origins = _ORIGINS.get(filename)
+    if origins and 1 <= lineno <= len(origins):
+        return origins[lineno - 1]
+    return None
+
+
+def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
+    """A traceback whose page frames name the page (or snippet) file and line.
+
+    Frames of this runner are dropped; the innermost page frame is the failing
+    statement the report leads with.
+    """
+    te = traceback.TracebackException.from_exception(exc)
+    failing = None
+    for part in _chain(te):
+        frames = []
+        for fs in part.stack:
+            if fs.filename in _RUNNER_FILES:
+                continue
+            o = _map(fs.filename, fs.lineno)
+            if o is not None:
+                failing = o if part is te else failing
+                frames.append(traceback.FrameSummary(o.describe(), fs.lineno, fs.name, line=fs.line))
+            else:
+                frames.append(fs)
+        part.stack = traceback.StackSummary.from_list(frames)
+    text = "".join(te.format())
+    # FrameSummary shows 'File "path:line (included at ...)", line N': keep the mapped name only.
+    text = _tidy(text)
+    return failing, text
+
+
+def exception_line(exc: BaseException) -> str:
+    """``NameError: name 'x' is not defined. Did you mean: 'y'?``: the exception's line as
+    Python's own traceback prints it, suggestion included.
+
+    ``str(exc)`` has no suggestion, and before Python 3.12 neither has the
+    ``traceback`` module: the interpreter's display (``sys.__excepthook__``) adds
+    it, so the line is taken from what that prints.
+    """
+    te = traceback.TracebackException.from_exception(exc)
+    line = "".join(te.format_exception_only()).strip("\n")
+    if "Did you mean" in line or not isinstance(exc, (NameError, AttributeError, ImportError)):
+        return line
+    shown = io.StringIO()
+    with contextlib.redirect_stderr(shown):
+        sys.__excepthook__(type(exc), exc, exc.__traceback__)
+    first = line.split("\n", 1)[0]
+    m = re.search(re.escape(first) + r"(\. Did you mean: .*\?)$", shown.getvalue(), re.MULTILINE)
+    return line.replace(first, first + m.group(1), 1) if m else line
+
+
+def _chain(te):
+    seen = []
+    while te is not None and te not in seen:
+        seen.append(te)
+        te = te.__cause__ or te.__context__
+    return seen
+
+
+def _tidy(text: str) -> str:
+    return re.sub(r'File "([^"]+:\d+(?: \(included at [^)]*\))?)", line \d+, in', r"\1, in", text)
+
+
+def _skip_reason(step: Step, namespace: dict) -> str | None:
+    """Why ``step`` is skipped (importorskip, skip, skipif), or None. Marks were
+    evaluated when the page was read; a string skipif condition is evaluated
+    here, against the page's namespace, as pytest would evaluate it."""
+    if step.importorskip:
+        try:
+            __import__(step.importorskip)
+        except ImportError:
+            return f"needs {step.importorskip}, which is not installed"
+    skip = step.mark("skip")
+    if skip is not None:
+        return skip.kwargs.get("reason") or (skip.args[0] if skip.args else "")
+    skipif = step.mark("skipif")
+    if skipif is not None:
+        condition = skipif.args[0] if skipif.args else skipif.kwargs.get("condition")
+        if isinstance(condition, str):
+            condition = eval(condition, {"sys": sys, "os": os, "platform": platform, **namespace})
+        if condition:
+            return skipif.kwargs.get("reason", "")
+    return None
+
+
+def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
+              on_step: Callable[[int], None] | None = None, seed: int = SEED) -> ChainResult:
+    """Run steps in order in one namespace, in a fresh temporary working directory.
+
+    ``result`` is filled as steps finish, so a caller can count what ran
+    before a failure. ``update``: when a list, mismatched outputs are recorded
+    there (to be written back to the page) instead of failing. ``on_step(i)``
+    is called before step ``i`` starts (the sandbox starts its clock there). ``seed``: the
+    start seed (``journal_tools.core.seed_check`` runs a chain again from another).
+    """
+    reset_global_state(seed)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    old_cwd = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
+        os.chdir(tmp)
+        try:
+            for i, step in enumerate(steps):
+                if on_step is not None:
+                    on_step(i)
+                result.results.append(_run_step(page, step, namespace, update))
+        finally:
+            os.chdir(old_cwd)
+    return result
+
+
+def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
+    reason = _skip_reason(step, namespace)
+    if reason is not None:
+        return StepResult(step, "skipped", reason)
+    xfail = step.mark("xfail")
+    try:
+        printed = _run_shell(step) if step.lang in SHELL_LANGS else _run_python(page, step, namespace)
+    except BlockError as exc:
+        if xfail is not None and _expected_failure(xfail, exc.cause):
+            return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""))
+        raise
+    if xfail is not None:  # strict: a block marked xfail that passes is a failure
+        raise BlockError(step.origin, f"{step.origin.describe()}: marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
+    rewritten = set()
+    for check in (check_output, check_math):
+        try:
+            check(page, step, printed)
+        except OutputMismatch as mismatch:
+            # Updating, a mismatch is written back; one that cannot be (an output from an included
+            # file, a matrix the printed rows do not fit) fails as it would without updating.
+            if update is None or not mismatch.can_rewrite:
+                raise BlockError(mismatch.origin, str(mismatch), printed=printed) from None
+            update.append(mismatch)
+            rewritten.add(mismatch.kind)
+    return StepResult(step, "passed", stdout=printed, numbers=_numbers_checked(step, printed, rewritten))
+
+
+def _expected_failure(xfail, exc: BaseException | None) -> bool:
+    raises = xfail.kwargs.get("raises")
+    return not raises or isinstance(exc, raises)
+
+
+def _run_python(page: Page, step: Step, namespace: dict) -> str:
+    codes = [(part, _compile(page, part)) for part in step.parts]
+    out = BoundedOutput()
+    try:
+        with contextlib.redirect_stdout(out):
+            for _part, code in codes:
+                exec(code, namespace)
+    except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failed block, never the end of the run
+        origin, report = format_exception(exc)
+        origin = origin or step.origin
+        printed = out.getvalue()
+        if printed:
+            report = f"--- printed before the error ---\n{printed}\n{report}"
+        raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n{report}", cause=exc) from None
+    return out.getvalue()
+
+
+def _run_shell(step: Step) -> str:
+    """Run a sh/bash step as one script in the current (the page's temporary) folder."""
+    executable = "/bin/bash" if step.lang == "bash" else None
+    with subprocess.Popen(step.code, shell=True, executable=executable, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        stdout, stderr = _read_bounded(proc)
+        returncode = proc.wait()
+    if returncode != 0:
+        err = stderr.strip() or stdout.strip()
+        error = subprocess.CalledProcessError(returncode, step.lang, stdout, stderr)
+        raise BlockError(step.origin, f"{step.origin.describe()}: the {step.lang} block exited with status "
+                                      f"{returncode}\n{err}", cause=error)
+    return stdout
+
+
+def _read_bounded(proc: subprocess.Popen) -> tuple[str, str]:
+    """The process's stdout and stderr, each cut at the output limit.
+
+    ``communicate()`` would keep everything a runaway script prints; both pipes
+    are drained (one in a thread, so neither fills up and blocks the script)
+    into bounded buffers instead.
+    """
+    outputs = (BoundedOutput(), BoundedOutput())
+
+    def drain(pipe, into: BoundedOutput) -> None:
+        for chunk in iter(lambda: pipe.read(65536), ""):
+            into.write(chunk)
+
+    err_thread = threading.Thread(target=drain, args=(proc.stderr, outputs[1]), daemon=True)
+    err_thread.start()
+    drain(proc.stdout, outputs[0])
+    err_thread.join()
+    return outputs[0].getvalue(), outputs[1].getvalue()

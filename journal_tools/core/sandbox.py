@@ -1,0 +1,507 @@
+"""Run page code in a worker process that the test run (or ``make serve``) outlives.
+
+A block can hang (``while True: pass``, ``time.sleep(10**6)``), end its process
+(``os._exit(1)``) or crash it (a segfault); none of this can be stopped or
+caught inside the process that runs it. So the page tests and ``make serve``
+run page code in a worker process, and the parent watches it:
+
+- the worker announces each unit (a block with its ``cont`` blocks, a notebook
+  cell, a figure) before it starts; the parent gives that unit the page's time
+  limit (``journal_tools.core.limits``). Past it, the parent asks the worker for its
+  Python stack (faulthandler, on SIGUSR1), kills the worker's process group
+  (so a shell block's children go too) and reports the page line the stack
+  was on: ``docs/x.md:7: the block ran past 60 s (limit: ...)``;
+- a worker that dies while running a unit is reported at that unit: at the
+  line of faulthandler's dump when there is one (a crash; ``os._exit``, which
+  the worker wraps to dump its stack first), else at the unit's first line;
+- the next request starts a new worker. Workers are forked by
+  multiprocessing's forkserver, which imported PyTorch once: a new worker is
+  ready in tens of milliseconds, not the two seconds of an import;
+- one worker serves a pytest process (or one ``make serve``), so imported
+  libraries carry over between pages as they did in-process; the snippet
+  modules are forgotten before every request, so an edited snippet is
+  imported afresh. What runs in the worker is ``sandbox_worker``.
+
+Page code in the worker reads no stdin (``input()`` fails with a clear
+OSError), and what it writes to ``sys.stderr`` comes back, cut at the output
+limit, and is written to the parent's stderr (where pytest captures it).
+
+POSIX only (Linux, macOS), as the rest of the toolkit: the forkserver, process
+groups and SIGUSR1 have no Windows counterpart.
+
+Why not a library: pytest-timeout's thread method ends the whole session
+(``os._exit``) and its signal method cannot stop code holding the GIL in C;
+pebble's ProcessPool kills and replaces a hung worker but cannot say which
+block was running nor where in it. multiprocessing (stdlib) starts, pipes and
+reaps the worker; what is written here is the clock and the report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.machinery
+import linecache
+import multiprocessing
+
+# The forkserver is a singleton of this module: imported with the sandbox, so a pytest run
+# inside a test (pytester, which forgets the modules a run imported) reuses it.
+import multiprocessing.forkserver  # noqa: F401
+import os
+import re
+import signal
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from journal_tools.core import sandbox_child as sandbox_worker
+from journal_tools.core.includes import Origin
+from journal_tools.core.limits import Limit
+
+__all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
+
+START_SECONDS = 300.0  # a first start imports PyTorch in the forkserver: slow on a loaded machine
+DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack before it is killed
+# make serve's spare is prepared this long after a request ends: not while MkDocs still renders
+# the rebuild the author waits for (its imports would compete for the same cores).
+SPARE_DELAY = 3.0
+# Imported once by the forkserver, so every worker forked from it has them.
+PRELOAD = ["journal_tools.core.sandbox_child", "journal_tools.core.run", "journal_tools.core.seed_check", "numpy", "torch"]
+_HERE = Path(__file__).resolve().parent
+# The runners' own frames are left out of the stacks shown.
+_RUNNER_FILES = {str(_HERE / "sandbox_worker.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
+
+
+@dataclass
+class Unit:
+    """One thing a request runs under the clock: a ``block``, a ``cell``, a ``figure``."""
+
+    kind: str
+    origin: Origin | None = None  # its first line, named when the stack says nothing better
+    hint: str = ""  # how to raise its limit
+
+
+class Stopped(Exception):
+    """The worker was stopped past the limit (``hung``), or died, while running ``units[index]``."""
+
+    def __init__(self, index: int, reason: str, dump: str, hung: bool = False):
+        super().__init__(reason)
+        self.index, self.reason, self.dump, self.hung = index, reason, dump, hung
+
+
+class Aborted(Exception):
+    """The request was abandoned (its ``cancelled()`` said so): nobody wants its result any more."""
+
+
+class Sandbox:
+    """One worker process for page code, replaced when it dies or hangs. Thread-safe:
+    requests are served one at a time.
+
+    ``spare=True`` (``make serve``): a second worker is kept ready, having imported what
+    page code imported so far (matplotlib, for instance, costs a fresh worker 1.4 s) and
+    run the last block request once, discarding what it did (a first run in a process
+    pays for PyTorch's kernel set-up and matplotlib's font caches: 0.3 s became 1 s), so
+    the save after a hang is served as fast as any other.
+    """
+
+    def __init__(self, spare: bool = False):
+        self._lock = threading.Lock()
+        self._worker: _Worker | None = None
+        self._keep_spare = spare
+        self._spare: _Worker | None = None
+        self._spare_lock = threading.Lock()  # held while the spare is made or given new imports
+        self._learned: dict[str, None] = {}  # modules page code imported, in order
+        self._spare_knows = 0  # how many of them the spare imported
+        self._env: dict | None = None
+        self._closed = False
+        self._spare_pending = False  # a thread is preparing it
+        self._rehearsal: tuple | None = None  # the last block request that passed: (fn, args, seconds)
+
+    # -- what the page tests and make serve call ------------------------------------
+
+    def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None) -> None:
+        """``pagetest.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
+        same way; a block that fails, runs past the page's limit or ends the worker is a
+        BlockError naming its line. ``cancelled``: see :meth:`call`."""
+        from journal_tools.core.run import BlockError, part_origin, synthetic_name
+
+        sources = {synthetic_name(part_origin(page, part)): (part.origins, part.code.splitlines())
+                   for step in page.steps for part in step.parts}
+        hint = "A page sets its own limit in its front matter: timeout: <seconds>"
+        units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
+        try:
+            done, updates, error = self.call(sandbox_worker.chain, (page, steps, update is not None), page.limit, units,
+                                             snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
+                                             rehearsable=update is None)
+        except Stopped as stop:
+            raise BlockError(*_located(stop, units[stop.index], sources)) from None
+        result.results.extend(done)
+        if update is not None:
+            update.extend(updates)
+        if error is not None:
+            raise BlockError(*error)
+
+    def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=()) -> None:
+        """``pagetest.notebook.run_notebook`` in the worker, with each cell under the notebook's limit."""
+        from journal_tools.core.notebook import cell_origins
+        from journal_tools.core.run import BlockError, synthetic_name
+
+        cells = nb.code_cells
+        origins = [cell_origins(nb, cell) for cell in cells]
+        sources = {synthetic_name(o[0]): (o, cell.source.splitlines()) for o, cell in zip(origins, cells)}
+        hint = "A notebook sets its own limit in its metadata: execution: timeout: <seconds>"
+        units = [Unit("cell", o[0], hint) for o in origins]
+
+        def progress(finished: int) -> None:
+            ran[:] = cells[:finished]
+
+        try:
+            count, error = self.call(sandbox_worker.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
+        except Stopped as stop:
+            del ran[stop.index:]
+            raise BlockError(*_located(stop, units[stop.index], sources)) from None
+        ran[:] = cells[:count]
+        if error is not None:
+            raise BlockError(*error)
+
+    def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
+             rehearsable: bool = False):
+        """``fn(progress, *args)`` in the worker, its return value here.
+
+        ``fn`` (a module-level function) calls ``progress(i, value)`` before unit ``i``
+        starts; the clock restarts there, and ``on_progress(value)`` gets ``value``.
+        ``cancelled()``, asked every tenth of a second, stops the request when true
+        (``make serve``: its page was saved again). ``rehearsable``: a spare may run this
+        request again to warm up (it writes only in its own temporary folder). Raises
+        Stopped (past the limit, or the worker died), Aborted, or RuntimeError (the
+        worker's own code failed).
+        """
+        env = self._env = _environment(snippet_dirs)
+        with self._lock:
+            worker = self._send(fn, args, env)
+            status, value, stderr, imported = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
+            self._learned.update(dict.fromkeys(imported))
+        if rehearsable and status == "ok" and self._keep_spare:
+            self._rehearsal = (fn, args, limit.seconds)
+        self._tend_spare()
+        if stderr:
+            sys.stderr.write(stderr)
+        if status == "bug":
+            raise RuntimeError(f"the page-code worker failed:\n{value}")
+        return value
+
+    def start(self) -> None:
+        """Start the worker now (the first start imports PyTorch: about 2 s)."""
+        with self._lock:
+            self._ready()
+
+    def start_in_background(self) -> None:
+        """Start the worker in a thread, so the first request finds it ready."""
+
+        def start():
+            with contextlib.suppress(Exception):  # the first request reports it
+                self.start()
+
+        threading.Thread(target=start, daemon=True, name="journal-sandbox-start").start()
+
+    def close(self) -> None:
+        """Stop the worker (and the spare), a block running now included."""
+        self._closed = True
+        for worker in (self._worker, self._spare):
+            if worker is not None:
+                worker.kill()  # so a request running now ends, and releases the lock
+        with self._lock:
+            if self._worker is not None:
+                self._worker.close()
+                self._worker = None
+        with self._spare_lock:
+            if self._spare is not None:
+                self._spare.close()
+                self._spare = None
+
+    # -- the clock --------------------------------------------------------------
+
+    def _ready(self) -> _Worker:
+        worker = self._worker
+        if worker is None or not worker.process.is_alive():
+            if worker is not None:
+                worker.close()
+            self._worker = None
+            worker = self._take_spare()
+            if worker is None:
+                worker = _Worker(_context())
+                worker.wait_ready()
+            self._worker = worker
+        return worker
+
+    # -- the spare (make serve) ---------------------------------------------------
+
+    def _tend_spare(self) -> None:
+        """Make the spare, or give it what page code imported since, in the background."""
+        if not self._keep_spare or self._closed or self._spare_pending:
+            return
+        if self._spare is not None and self._spare_knows == len(self._learned):
+            return
+        self._spare_pending = True
+        threading.Thread(target=self._prepare_spare, daemon=True, name="journal-sandbox-spare").start()
+
+    def _prepare_spare(self) -> None:
+        time.sleep(SPARE_DELAY)
+        with self._spare_lock:
+            try:
+                fresh = self._spare is None or not self._spare.process.is_alive()
+                if fresh:
+                    self._spare, self._spare_knows = _Worker(_context()), 0
+                    self._spare.wait_ready()
+                names = list(self._learned)
+                self._spare.warm(names[self._spare_knows:], self._env)
+                self._spare_knows = len(names)
+                if fresh and self._rehearsal is not None:
+                    fn, args, seconds = self._rehearsal
+                    self._spare.run_quietly(fn, args, self._env, seconds)
+            except Exception:  # noqa: BLE001 - no spare: a replacement is made when needed
+                if self._spare is not None:
+                    self._spare.kill()
+                    self._spare.close()
+                self._spare = None
+            if self._closed and self._spare is not None:
+                self._spare.close()
+                self._spare = None
+            self._spare_pending = False
+
+    def _take_spare(self) -> _Worker | None:
+        with self._spare_lock:
+            spare, self._spare = self._spare, None
+            if spare is None or not spare.process.is_alive():
+                return None
+            names = list(self._learned)
+            try:
+                spare.warm(names[self._spare_knows:], self._env)  # what it has not imported yet
+            except Exception:  # noqa: BLE001 - a broken spare is no spare
+                spare.kill()
+                spare.close()
+                return None
+        return spare
+
+    def _send(self, fn, args, env) -> _Worker:
+        """Send the request; a worker that died since its last request (a thread a block
+        left behind may end it) is replaced once."""
+        worker = self._ready()
+        try:
+            worker.conn.send((fn, args, env))
+        except OSError:
+            self._discard(worker)
+            worker = self._ready()
+            worker.conn.send((fn, args, env))
+        return worker
+
+    def _serve(self, worker: _Worker, limit: Limit, units: list[Unit], on_progress, cancelled):
+        index = 0
+        deadline = time.monotonic() + limit.seconds
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                dump = worker.stack()
+                self._discard(worker)
+                raise Stopped(index, limit.ran_past(units[index].kind), dump, hung=True)
+            if cancelled():
+                self._discard(worker)
+                raise Aborted()
+            try:
+                if not worker.conn.poll(min(remaining, 0.1)):
+                    continue
+                message = worker.conn.recv()
+            except (EOFError, OSError):
+                raise self._died(worker, index, units) from None
+            if message[0] == "start":
+                index, deadline = message[1], time.monotonic() + limit.seconds
+                if on_progress is not None and message[2] is not None:
+                    on_progress(message[2])
+            else:  # ("done", (status, value), stderr, modules imported)
+                return (*message[1], message[2], message[3])
+
+    def _died(self, worker: _Worker, index: int, units: list[Unit]) -> Exception:
+        worker.process.join(5)
+        code, dump = worker.process.exitcode, worker.dumped()
+        self._discard(worker)
+        what = units[index].kind
+        if dump.startswith("os._exit("):
+            reason = f"the {what} called {dump.splitlines()[0]}, which ends the process running it"
+        elif code is not None and code < 0:
+            sig = signal.Signals(-code)
+            reason = f"the {what} crashed the process running it ({sig.name}: {signal.strsignal(sig)})"
+        else:
+            reason = f"the {what} ended the process running it (exit status {code})"
+        return Stopped(index, reason, dump)
+
+    def _discard(self, worker: _Worker) -> None:
+        worker.kill()
+        worker.close()
+        if self._worker is worker:
+            self._worker = None
+
+
+def _environment(snippet_dirs) -> dict:
+    """What the worker takes from the caller for each request: its import path (with the
+    snippet folders first, as PYTHONPATH puts them), environment and working folder."""
+    dirs = [str(d) for d in snippet_dirs]
+    try:
+        cwd = os.getcwd()
+    except OSError:  # a removed folder (a finished test's): the worker picks its own
+        cwd = ""
+    return {"path": list(dict.fromkeys([*dirs, *sys.path])), "environ": dict(os.environ), "cwd": cwd, "forget": dirs}
+
+
+def _context():
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)  # only the first start of the forkserver reads it
+    return context
+
+
+@contextlib.contextmanager
+def _main_not_rerun():
+    """While a worker starts, make ``__main__`` look like a ``-m`` module named ``__main__``.
+
+    A forkserver (or spawn) child first re-runs the parent's main script, so
+    functions defined there can be unpickled: ``mkdocs serve`` would import its
+    command line once per worker, and a caller's script without an
+    ``if __name__ == "__main__":`` guard would start again in every worker.
+    The worker's code lives in this module, and multiprocessing skips the
+    re-run for a main module whose spec is named ``__main__``
+    (``spawn._fixup_main_from_name``); it offers no option for it.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = main.__dict__.get("__spec__")
+    main.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+    try:
+        yield
+    finally:
+        main.__spec__ = saved
+
+
+class _Worker:
+    """The parent's handle on one worker process."""
+
+    def __init__(self, context):
+        fd, self.dump_path = tempfile.mkstemp(prefix="journal-worker-", suffix=".stack")
+        os.close(fd)
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=sandbox_worker.main, args=(child, self.dump_path, os.getpid()),
+                                       name="journal-page-code", daemon=True)
+        with _main_not_rerun():
+            self.process.start()
+        child.close()
+
+    def wait_ready(self) -> None:
+        try:
+            if self.conn.poll(START_SECONDS):
+                self.conn.recv()
+                return
+            problem = f"did not start within {START_SECONDS:g} s"
+        except (EOFError, OSError):
+            self.process.join(5)
+            problem = f"exited while starting (exit status {self.process.exitcode})"
+        self.kill()
+        self.close()
+        raise RuntimeError(f"the page-code worker process {problem}")
+
+    def warm(self, modules: list[str], env: dict | None) -> None:
+        """Import ``modules`` in the worker (for a spare), waiting for it to be done."""
+        if modules:
+            self.run_quietly(sandbox_worker.warm, (modules,), env or _environment(()), START_SECONDS)
+
+    def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
+        """Run a request whose answer nobody reads (a spare's imports, its rehearsal);
+        RuntimeError if it is not done within ``seconds`` (the caller discards the worker)."""
+        self.conn.send((fn, args, env))
+        deadline = time.monotonic() + seconds
+        while (remaining := deadline - time.monotonic()) > 0:
+            if self.conn.poll(remaining) and self.conn.recv()[0] == "done":
+                return
+        raise RuntimeError(f"a spare worker's warm-up took more than {seconds:g} s")
+
+    def stack(self) -> str:
+        """What faulthandler writes when asked for the worker's stacks (SIGUSR1)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, signal.SIGUSR1)
+            deadline, size = time.monotonic() + DUMP_SECONDS, -1
+            while time.monotonic() < deadline:  # written at once by a C handler: done when it stops growing
+                time.sleep(0.05)
+                now = os.path.getsize(self.dump_path)
+                if now and now == size:
+                    break
+                size = now
+        return self.dumped()
+
+    def dumped(self) -> str:
+        try:
+            return Path(self.dump_path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """Kill the worker and every process of its group (a shell block's children)."""
+        pid = self.process.pid
+        if pid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        self.process.join(5)
+
+    def close(self) -> None:
+        """Let the worker end (its connection closes), else kill it; remove its stack file."""
+        self.conn.close()
+        self.process.join(2)
+        if self.process.is_alive():
+            self.kill()
+        with contextlib.suppress(OSError):
+            os.unlink(self.dump_path)
+
+
+# -- the located report ---------------------------------------------------------
+
+_STACK_HEAD = re.compile(r"^.*\(most recent call first\):$", re.MULTILINE)
+_FRAME = re.compile(r'^\s*File "(?P<file>.*)", line (?P<line>\d+) in (?P<name>.*)$')
+
+
+def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
+    """Each thread's frames in a faulthandler dump, most recent call last."""
+    stacks = []
+    for block in _STACK_HEAD.split(dump)[1:]:
+        frames = [(m["file"], int(m["line"]), m["name"]) for m in map(_FRAME.match, block.splitlines()) if m]
+        stacks.append(frames[::-1])
+    return stacks
+
+
+def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
+    """(origin, report) for a stopped unit: the innermost page frame of the stack that ran
+    page code names the line; the stack is shown from the page's outermost frame on."""
+    def origin_of(file: str, line: int) -> Origin | None:
+        origins = sources.get(file, ((),))[0]
+        return origins[line - 1] if 1 <= line <= len(origins) else None
+
+    stack = next((s for s in _threads(stop.dump) if any(f in sources for f, _, _ in s)), [])
+    page_frames = [i for i, (f, line, _) in enumerate(stack) if origin_of(f, line)]
+    origin = origin_of(*stack[page_frames[-1]][:2]) if page_frames else None
+    origin = origin or unit.origin
+    report = f"{origin.describe()}: {stop.reason}"
+    if page_frames:
+        report += f"\nStack when {'it was stopped' if stop.hung else 'the process ended'} (most recent call last):"
+        for file, line, name in stack[page_frames[0]:]:
+            if file in _RUNNER_FILES:
+                continue
+            mapped = origin_of(file, line)
+            code = sources[file][1][line - 1] if mapped else linecache.getline(file, line)
+            where = f"{mapped.describe()}, in {name}" if mapped else f'File "{file}", line {line}, in {name}'
+            report += f"\n  {where}\n    {code.strip()}"
+    if stop.hung:
+        report += f"\nIt was stopped there; the run goes on in a new process. {unit.hint}"
+    else:
+        report += "\nThe run goes on in a new process."
+    return origin, report

@@ -1,0 +1,194 @@
+"""The worker process of ``journal_tools.core.sandbox``: what runs in it, and how it is set up.
+
+Started by the sandbox (forked by multiprocessing's forkserver, which imported
+PyTorch and this module once), the worker serves one request at a time:
+``(fn, args, env)``, a module-level function and its arguments, run as
+``fn(progress, *args)`` after the caller's import path, environment and folder
+are taken from ``env`` and the snippet modules of earlier requests are
+forgotten. ``progress(i, value)`` tells the parent that unit ``i`` starts (its
+clock restarts there). The answer is ``("done", (status, value), stderr,
+modules imported)``.
+
+Set-up: its own process group (the parent kills a shell block's children with
+it), ended when its parent ends, faulthandler writing every stack to a file
+the parent reads (on a crash, on SIGUSR1 past the limit, and before
+``os._exit``), and no stdin.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import importlib
+import io
+import os
+import pickle
+import signal
+import sys
+import tempfile
+import threading
+import time
+import traceback
+from pathlib import Path
+
+from journal_tools.core.limits import BoundedOutput
+
+__all__ = ["chain", "main", "notebook", "warm"]
+
+_DUMP = None  # the worker's stack file, open for faulthandler as long as the process lives
+
+
+def main(conn, dump_path: str, parent: int) -> None:
+    """Serve requests until the parent (process ``parent``) closes the connection or ends."""
+    _set_up(dump_path, parent)
+    conn.send(("ready", os.getpid()))
+    seen: set[str] = set()
+    known = set(sys.modules)
+    while True:
+        try:
+            request = conn.recv_bytes()
+        except (EOFError, OSError):
+            return
+        stderr = BoundedOutput()
+        try:
+            fn, args, env = pickle.loads(request)
+        except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
+            conn.send(("done", ("bug", traceback.format_exc()), "", []))
+            continue
+        _prepare(env, seen)
+
+        def progress(index: int, value=None) -> None:
+            conn.send(("start", index, value))
+
+        try:
+            with contextlib.redirect_stderr(stderr):
+                answer = ("ok", fn(progress, *args))
+        except BaseException:  # noqa: BLE001 - a bug of the runner: reported, the worker goes on
+            answer = ("bug", traceback.format_exc())
+        imported = _imported_since(known, seen)
+        try:
+            conn.send(("done", answer, stderr.getvalue(), imported))
+        except Exception:  # an answer that does not pickle
+            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported))
+
+
+def _imported_since(known: set[str], seen: set[str]) -> list[str]:
+    """The modules imported since the last request, snippet modules left out (forgotten
+    before every request anyway); ``known`` is updated."""
+    prefixes = tuple(os.path.join(d, "") for d in seen)
+    new = [name for name in sys.modules if name not in known]
+    known.update(new)
+    return [name for name in new if not name.startswith("__")
+            and not (prefixes and os.path.abspath(getattr(sys.modules[name], "__file__", None) or "").startswith(prefixes))]
+
+
+class _NoInput(io.TextIOBase):
+    """``sys.stdin`` of page code: reading it fails at once, naming why."""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> str:
+        raise OSError("page code cannot read from stdin: the page tests and make serve give it no input")
+
+    readline = read
+
+
+def _set_up(dump_path: str, parent: int) -> None:
+    global _DUMP
+    os.setpgrp()  # its own process group: the parent kills a shell block's children with it
+    _end_with(parent)
+    _DUMP = open(dump_path, "w", encoding="utf-8")  # noqa: SIM115 - open for the process's lifetime
+    faulthandler.enable(_DUMP, all_threads=True)  # a crash writes the stack it happened on
+    faulthandler.register(signal.SIGUSR1, _DUMP, all_threads=True)  # the parent asks, past the limit
+    real_exit = os._exit
+
+    def exit_with_stack(status):
+        # os._exit skips every handler: say where it was called from, then exit as asked.
+        _DUMP.write(f"os._exit({status})\n")
+        _DUMP.flush()
+        faulthandler.dump_traceback(_DUMP, all_threads=False)
+        real_exit(status)
+
+    os._exit = exit_with_stack
+    sys.stdin = _NoInput()
+
+
+def _end_with(parent: int) -> None:
+    """End the worker, whatever its block is doing, once the process it serves is gone.
+
+    The clock is the parent's: a parent that dies without stopping its worker (``mkdocs
+    serve`` ended by a signal while a block hangs) would leave the block running for
+    good. Nor would the forkserver end: every worker holds the pipe that keeps it alive,
+    so Linux's PR_SET_PDEATHSIG (which follows the forkserver) never fires. A thread
+    looks once a second; a Python loop lets it run (a C call holding the GIL would not).
+    """
+    real_exit = os._exit
+
+    def watch() -> None:
+        while True:
+            time.sleep(1)
+            try:
+                os.kill(parent, 0)
+            except (ProcessLookupError, PermissionError):  # gone (its number may be someone else's now)
+                real_exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="journal-worker-watch").start()
+
+
+def _prepare(env: dict, seen: set[str]) -> None:
+    """The caller's import path, environment and folder; no snippet module of an earlier request."""
+    sys.path[:] = env["path"]
+    if dict(os.environ) != env["environ"]:
+        os.environ.clear()
+        os.environ.update(env["environ"])
+    try:
+        os.chdir(env["cwd"] or tempfile.gettempdir())
+    except OSError:
+        os.chdir(tempfile.gettempdir())
+    seen.update(env["forget"])
+    prefixes = tuple(os.path.join(d, "") for d in seen)
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None) or ""
+        if prefixes and path and os.path.abspath(path).startswith(prefixes):
+            del sys.modules[name]
+
+
+def warm(progress, modules: list[str]) -> None:
+    """In a spare worker: import what page code imported in the worker before it."""
+    for name in modules:
+        with contextlib.suppress(BaseException):  # one that does not import alone is imported when used
+            importlib.import_module(name)
+
+
+def chain(progress, page, steps, updating: bool):
+    """In the worker: run one chain (and again from another seed where it has checked outputs:
+    ``reproducible``); (step results, output updates, (origin, report) or None)."""
+    from journal_tools.core.run import BlockError, ChainResult
+    from journal_tools.core.seed_check import run_checked
+
+    result, updates, sent = ChainResult(), [] if updating else None, 0
+
+    def on_step(index: int) -> None:
+        nonlocal sent
+        progress(index, result.results[sent:])  # what finished so far, counted even if this one hangs
+        sent = len(result.results)
+
+    try:
+        run_checked(page, steps, result, updates, on_step)
+    except BlockError as exc:
+        return result.results[sent:], updates, (exc.origin, exc.report)
+    return result.results[sent:], updates, None
+
+
+def notebook(progress, nb, folder: str):
+    """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None)."""
+    from journal_tools.core.notebook import run_notebook
+    from journal_tools.core.run import BlockError
+
+    ran: list = []
+    try:
+        run_notebook(nb, Path(folder), ran, lambda index: progress(index, index))  # index cells finished
+    except BlockError as exc:
+        return len(ran), (exc.origin, exc.report)
+    return len(ran), None

@@ -1,0 +1,101 @@
+"""Checked outputs a reader can reproduce: a chain with checked outputs runs again from another seed.
+
+The page tests seed ``random``, NumPy and PyTorch with 0 before every chain
+(``run.reset_global_state``). A block that draws random numbers before the page
+sets a seed of its own would print the seed-0 numbers in the tests, and other
+numbers for a reader (whose run starts from no seed of ours). So a chain whose
+steps have an expected output or a checked matrix runs a second time, in the
+same worker, from ``OTHER_SEED``, up to its last checked step; a checked step
+that prints something else the second time fails at its block's line, saying
+that the page never sets a seed before it. Such a step's output is never
+rewritten by ``--update-outputs`` (``make update-outputs``), nor is the fix
+offered: a new seed-0 output would be as wrong for a reader as the old one.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from journal_tools.core.parse import Page, Step
+from journal_tools.core.run import SEED, BlockError, ChainResult, run_chain
+
+OTHER_SEED = 1
+
+
+def checked(step: Step) -> bool:
+    """Does the page show something this step's output must equal?"""
+    return step.expected_output is not None or step.math is not None
+
+
+def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
+                on_step: Callable[[int], None] | None = None) -> ChainResult:
+    """``run.run_chain``, then the seed check above; a seed-dependent output is a BlockError
+    at its block (before any mismatch of its own: that mismatch is the seed's doing)."""
+    on_step = on_step or (lambda index: None)
+    before: list[int] = []  # len(update) before each step: which updates a step made
+
+    def started(index: int) -> None:
+        before.append(len(update) if update is not None else 0)
+        on_step(index)
+
+    try:
+        run_chain(page, steps, result, update, started)
+    except BlockError as exc:
+        if exc.printed is None:  # the block raised: that is the failure
+            raise
+        printed = [r.stdout for r in result.results] + [exc.printed]
+        try:
+            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step)
+        except _SeedDependent as dependent:
+            raise dependent.error from None
+        raise
+    printed = [r.stdout for r in result.results]
+    try:
+        _raise_if_seed_dependent(page, steps, printed, on_step)
+    except _SeedDependent as dependent:
+        if update is not None:  # its rewrite would record a seed-0 output as right
+            end = before[dependent.index + 1] if dependent.index + 1 < len(before) else len(update)
+            del update[before[dependent.index]:end]
+        raise dependent.error from None
+    return result
+
+
+class _SeedDependent(Exception):
+    def __init__(self, index: int, error: BlockError):
+        super().__init__(error.report)
+        self.index, self.error = index, error
+
+
+def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step) -> None:
+    """Run ``steps`` again from OTHER_SEED, up to the last checked one; raise _SeedDependent at
+    the first checked step that prints something else (or at the step that fails this time)."""
+    last = max((i for i, s in enumerate(steps) if checked(s) and i < len(printed)), default=None)
+    if last is None:
+        return
+    again = ChainResult()
+    try:  # mismatches with the page are not this run's business: only what was printed
+        run_chain(page, steps[: last + 1], again, [], on_step, seed=OTHER_SEED)
+    except BlockError as exc:
+        index = len(again.results)
+        raise _SeedDependent(index, BlockError(steps[index].origin, _message(
+            page, steps[index], f"it fails when the tests start from seed {OTHER_SEED} instead of {SEED}:\n"
+                                f"{exc.report}"))) from None
+    for i, (step, first, second) in enumerate(zip(steps, printed, (r.stdout for r in again.results))):
+        if checked(step) and first != second:
+            raise _SeedDependent(i, BlockError(step.origin, _message(page, step, _difference(first, second))))
+
+
+def _message(page: Page, step: Step, what: str) -> str:
+    shown = page.where(step.expected_fence.start).line if step.expected_fence is not None else step.math.origin.line
+    return (f"{step.origin.describe()}: the output checked at line {shown} changes with the seed the tests start "
+            f"from: {what}\nThe page never sets a seed before this block, so a reader running it would get other "
+            "numbers. Seed the random draws on the page, before this block (torch.manual_seed(0), for instance), "
+            "and run the tests again.")
+
+
+def _difference(first: str, second: str) -> str:
+    """The first line that differs, as printed from SEED and from OTHER_SEED."""
+    a, b = first.split("\n"), second.split("\n")
+    k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    line = (a[k] if k < len(a) else "(nothing)"), (b[k] if k < len(b) else "(nothing)")
+    return (f"printed line {k + 1} is\n  from seed {SEED}: {line[0]}\n  from seed {OTHER_SEED}: {line[1]}")

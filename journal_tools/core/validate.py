@@ -1,0 +1,121 @@
+"""Checks that stop the build at the file and line to edit.
+
+mkdocs-material's blog plugin rejects a bad post with the file but no line
+("Error reading metadata of post 'blog/posts/x.md' in 'docs': month must be in
+1..12"), pymdownx.snippets fails a missing or escaping include with a
+traceback that names the snippet but not the page, and nbclient reports a
+failing notebook cell without the notebook. The plugin runs these first and
+stops with ``docs/blog/posts/x.md:2: ...``:
+
+- every post has ``date:`` (a date, or ``{created, updated}``), each a real
+  ``YYYY-MM-DD`` date; every category is in the blog's ``categories_allowed``;
+  with ``post_excerpt: required``, the excerpt separator is there; a post that
+  is not a draft (``draft: true``) holds none of ``make new``'s placeholder text;
+- every snippet include of every Markdown page resolves (the one include
+  expander, as the page tests use it);
+
+A notebook cell that raises names the notebook and line, and MkDocs' link
+warnings get the file and line in front: both read a library's message text,
+so they live in ``journal_tools.compat`` (``jupyter.cell_error_message``,
+``mkdocs_log.LinkLocator``).
+
+The same post checks run in each page's own doc-test (``pagetest``), so a
+mistake is one failing test there too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from journal_tools.core import frontmatter
+from journal_tools.core.frontmatter import FrontMatterError
+from journal_tools.core.includes import IncludeError, expand
+from journal_tools.core.settings import Settings
+from journal_tools.core.source import SourceError, read_source
+
+__all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
+
+# Every placeholder ``make new`` writes into an entry starts with this marker
+# (journal_tools.commands.new_entry uses it): a post that is published while one
+# is still there fails at its line. A draft may keep them: it is not published.
+PLACEHOLDER = "Placeholder (make new):"
+
+
+class InputError(Exception):
+    """A source file the build cannot use; the message starts with ``path:line:``
+    (the MkDocs plugin reports it as its ``PluginError``)."""
+
+
+# The blog engine's own check of a post's metadata: [(key, error), ...] for (front matter, path).
+# With Material that is journal_tools.compat.blog.post_errors; the core names no engine.
+MetadataCheck = Callable[[dict, str], list]
+
+
+def check_post(text: str, rel: str, settings: Settings, engine_check: MetadataCheck | None = None) -> None:
+    """Raise FrontMatterError naming ``rel`` and the line for a post the blog would reject
+    (``engine_check``: the blog engine's own check of the metadata, each error at its key's line)."""
+    fm = frontmatter.read(text, rel)
+    if not fm.present:
+        unclosed = text.removeprefix("\ufeff").startswith("---")
+        raise FrontMatterError(rel, 1, "front matter opened here is never closed (a --- line after it)" if unclosed
+                               else "post has no front matter (--- date: YYYY-MM-DD --- at the top)")
+    if fm.data.get("date") is None:
+        raise fm.error("date", "post has no date (add `date: YYYY-MM-DD` to its front matter)")
+    _check_dates(fm)
+    if engine_check is not None:
+        for key, error in engine_check(fm.data, fm.path):
+            raise fm.error(key, f"{key}: {error} (the blog plugin's check of a post's front matter)")
+    blog = settings.blog
+    categories = fm.data.get("categories") or []
+    if blog.categories and blog.categories_allowed:
+        for n, category in enumerate(categories):
+            if category not in blog.categories_allowed:
+                raise fm.error(f"categories.{n}", f"category {category!r} is not in categories_allowed of "
+                                                  f"mkdocs.yml ({', '.join(blog.categories_allowed)})")
+    if blog.excerpt_required and blog.excerpt_separator not in text:
+        line = _after_first_paragraph(text.split("\n"), fm.body_line - 1)
+        raise FrontMatterError(rel, line, f"post has no excerpt separator {blog.excerpt_separator}: put it "
+                                          "after the opening paragraph (the blog shows what comes before it)")
+    if fm.data.get("draft") is not True:
+        _check_no_placeholder(text, rel)
+
+
+def _check_no_placeholder(text: str, rel: str) -> None:
+    """A published post holds no scaffold placeholder: named at its first line, the others counted."""
+    lines = [n for n, line in enumerate(text.split("\n"), 1) if PLACEHOLDER in line]
+    if lines:
+        more = f" (also at line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:]))})" if lines[1:] else ""
+        raise FrontMatterError(rel, lines[0], f"placeholder text of make new is still here{more}: replace it with "
+                                              "the entry's own, or keep `draft: true` in the front matter until then")
+
+
+def _check_dates(fm: frontmatter.FrontMatter) -> None:
+    date = fm.data["date"]
+    for key, value in [(f"date.{k}", v) for k, v in date.items()] if isinstance(date, dict) else [("date", date)]:
+        frontmatter.as_date(fm, key)
+        if isinstance(value, str):  # '2025-07-27' in quotes: a string, which the blog refuses
+            raise fm.error(key, f"{key} {value!r} is quoted: write it without quotes, as a YAML date")
+
+
+def _after_first_paragraph(lines: list[str], start: int) -> int:
+    """The 1-based line just after the first paragraph at or after ``start`` (0-based)."""
+    i = start
+    while i < len(lines) and (not lines[i].strip() or lines[i].lstrip().startswith("#")):
+        i += 1
+    while i < len(lines) and lines[i].strip():
+        i += 1
+    return min(i, len(lines) - 1) + 1
+
+
+def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | None = None) -> None:
+    """The build's checks for one Markdown page: post front matter, then includes."""
+    rel = settings.rel(path)
+    try:
+        text = read_source(path, rel)
+        if settings.is_post(path):
+            check_post(text, rel, settings, engine_check)
+        if "8<-" in text:
+            expand(text, rel, settings)
+    except (SourceError, FrontMatterError, IncludeError) as exc:
+        raise InputError(str(exc)) from None

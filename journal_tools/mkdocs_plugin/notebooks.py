@@ -1,0 +1,188 @@
+"""Notebook pages (mkdocs-jupyter) made to fit the rest of the site.
+
+mkdocs-jupyter renders ``docs/notebooks/*.py`` (jupytext percent scripts)
+through nbconvert. Its HTML differs from a Markdown page in four ways this
+module corrects (called from the plugin):
+
+1. Weight: about 590 KB of JupyterLab CSS inlined in ``<style>`` blocks, plus
+   MathJax and Mermaid loader scripts. They are removed; the few rules the
+   page needs are in ``journal_tools/mkdocs_plugin/assets/notebook.css``, written against
+   Material's colour variables so they follow the light and dark themes.
+2. Markdown cells: nbconvert renders them with mistune, which leaves
+   ``$...$`` raw and makes heading ids of its own (so TOC links break on
+   headings with inline code). :func:`install_markdown` makes mkdocs-jupyter's
+   exporter render them with the site's own Python-Markdown settings instead:
+   the same math extension as every page (bad TeX fails the build), the same
+   heading ids as the TOC mkdocs-jupyter builds with Python-Markdown, the same
+   citations (one reference list at the end of the page, not one per cell).
+3. Links: Markdown cells link to entries by their source path
+   (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
+   are, so they are resolved here to the pages' URLs (an unknown target fails
+   the build).
+4. Download: the script is converted with jupytext to an ``.ipynb`` next to
+   the page, linked under the title. Nothing is committed.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import posixpath
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from journal_tools.compat import jupyter
+from journal_tools.core import citations
+from journal_tools.core.settings import Settings
+
+__all__ = ["NotebookError", "install_markdown", "is_notebook_page", "on_page_content",
+           "resolve_md_links", "strip_jupyter_assets"]
+
+
+class NotebookError(Exception):
+    """A notebook page that cannot be made to fit (bad link, and so on)."""
+
+
+def is_notebook_page(page) -> bool:
+    """Is ``page`` one of mkdocs-jupyter's (a notebook under notebooks/)?"""
+    src = page.file.src_uri
+    return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
+
+
+# The regexes below read HTML because what they match is nbconvert's own
+# template output, fixed by the pinned versions: exact strings, not arbitrary
+# HTML. Parsing and re-serialising the whole page would rewrite every other
+# byte of it (attribute quoting, entities, MathML) to change these few.
+
+# -- 1. weight ---------------------------------------------------------------
+
+_STYLE = re.compile(r"<style\b[^>]*>.*?</style>\s*", re.DOTALL | re.IGNORECASE)
+_SCRIPT = re.compile(r"<script\b(?P<attrs>[^>]*)>(?P<body>.*?)</script>\s*", re.DOTALL | re.IGNORECASE)
+
+
+_CLIPBOARD = re.compile(
+    r'<div class="zeroclipboard-container">.*?</clipboard-copy>\s*</div>\s*'
+    r"|<script>\s*\(function \(global, factory\).*?</script>\s*"
+    r"|<script>\s*document\.addEventListener\('clipboard-copy'.*?</script>\s*"
+    # The hidden plain-text copy of each cell the buttons copied from.
+    r'|<div class="clipboard-copy-txt"[^>]*>.*?</div>\s*',
+    re.DOTALL,
+)
+_CODE_CELL = re.compile(r'<div class="highlight-ipynb hl-python"><pre>(?:<span></span>)?(?P<code>.*?)</pre>', re.DOTALL)
+_WHITESPACE_SPAN = re.compile(r'<span class="w">(\s*)</span>')
+
+
+def strip_jupyter_assets(html: str) -> str:
+    """Drop inlined CSS, the MathJax config and empty loader, the Mermaid loader."""
+    html = _STYLE.sub("", html)
+
+    def script(m: re.Match[str]) -> str:
+        attrs, body = m["attrs"], m["body"]
+        if 'src=""' in attrs or "text/x-mathjax-config" in attrs:
+            return ""
+        if "mermaid" in body:
+            return ""
+        return m.group(0)
+
+    html = _SCRIPT.sub(script, html)
+    # Jupyter's own copy buttons (and their script): Material adds its own to
+    # every <pre><code>, which the code cells become below.
+    html = _CLIPBOARD.sub("", html)
+    # Code cells as Material's code blocks: its syntax colours (light and
+    # dark), its copy button, no extra CSS. Whitespace tokens need no <span>.
+    html = _CODE_CELL.sub(lambda m: f'<div class="highlight"><pre><code>{m["code"]}</code></pre>', html)
+    return _WHITESPACE_SPAN.sub(r"\1", html)
+
+
+# -- 2. Markdown cells -------------------------------------------------------
+
+def install_markdown(settings: Settings) -> None:
+    """Render notebook Markdown cells with the site's Markdown (idempotent per settings).
+
+    mkdocs-jupyter builds nbconvert's ``HTMLExporter`` inside ``nb2html`` with
+    no setting for the Markdown renderer: a subclass whose ``markdown2html``
+    filter is the site's Markdown takes its place (``journal_tools.compat.jupyter``).
+    """
+    from jinja2 import pass_context
+
+    def site_markdown_exporter(original):
+        class SiteMarkdownExporter(original):
+            _md = None
+
+            @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
+            def markdown2html(self, context, source):
+                """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
+                if self._md is None:  # each cell is a document: the page gets one reference list instead
+                    self._md = settings.markdown(options={citations.listed_name(settings.mdx_configs): {"reference_list": False}})
+                return self._md.reset().convert(source)
+
+        return SiteMarkdownExporter
+
+    jupyter.replace_exporter(site_markdown_exporter)
+
+
+# -- 3. links ----------------------------------------------------------------
+
+_HREF = re.compile(r'href="(?P<url>[^"#?]+\.md)(?P<frag>#[^"]*)?"')
+
+
+def resolve_md_links(html: str, *, page, files) -> str:
+    """``href="../x/y.md"`` (relative to the notebook's source) to the page URL."""
+    base = posixpath.dirname(page.file.src_uri)
+
+    def link(m: re.Match[str]) -> str:
+        url = html_lib.unescape(m["url"])
+        if urlsplit(url).scheme or url.startswith("/"):
+            return m.group(0)
+        target_path = posixpath.normpath(posixpath.join(base, url))
+        target = files.get_file_from_path(target_path)
+        if target is None:
+            raise NotebookError(f"link to {url!r}: no such page ({target_path})")
+        return f'href="{target.url_relative_to(page.file)}{m["frag"] or ""}"'
+
+    return _HREF.sub(link, html)
+
+
+# -- 4. download ---------------------------------------------------------------
+
+def write_ipynb(page, config) -> str:
+    """Write the notebook as .ipynb next to the page; return its file name."""
+    import jupytext
+
+    src = Path(page.file.abs_src_path)
+    name = src.with_suffix(".ipynb").name
+    out_dir = Path(config.site_dir) / Path(page.file.dest_path).parent
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jupytext.write(jupytext.read(src), out_dir / name, fmt="ipynb")
+    return name
+
+
+def _add_download_link(html: str, name: str) -> str:
+    link = (f'<p class="notebook-download"><a href="{name}" download>'
+            f"Download this notebook (.ipynb)</a>: it imports from the repository's "
+            f"<code>snippets/</code> folder, so run it from a clone.</p>")
+    end_h1 = html.find("</h1>")
+    if end_h1 < 0:
+        return link + html
+    # After the heading's enclosing cell block, inside the same Markdown cell.
+    return html[: end_h1 + 5] + "\n" + link + html[end_h1 + 5:]
+
+
+# -- the event -------------------------------------------------------------------
+
+def on_page_content(html: str, *, page, config, files, rel: str) -> str:
+    """Fit a notebook page's HTML to the site (called from the plugin for notebook pages)."""
+    from mkdocs.exceptions import PluginError
+
+    html = strip_jupyter_assets(html)
+    try:
+        html = resolve_md_links(html, page=page, files=files)
+    except NotebookError as exc:
+        raise PluginError(f"{rel}: {exc}") from None
+    bib = config.mdx_configs.get(citations.listed_name(config.mdx_configs), {}).get("bibliography")
+    if bib and "data-cite=" in html:
+        try:
+            html, _ = citations.append_reference_list(html, citations.load(bib))
+        except citations.CitationError as exc:
+            raise PluginError(str(exc.located(rel, Path(page.file.abs_src_path).read_text(encoding="utf-8")))) from None
+    return _add_download_link(html, write_ipynb(page, config))

@@ -1,0 +1,390 @@
+"""The journal's MkDocs plugin (``plugins: [journal]`` in mkdocs.yml).
+
+Loaded by entry point (``mkdocs.plugins``: ``journal``), so MkDocs and
+ProperDocs find it in any environment where the package is installed. The
+math itself is a Markdown extension (``journal_tools.core.markdown_math``), so it
+also runs on engines that load Python-Markdown extensions but no MkDocs
+plugins. What the plugin adds, each part its own module:
+
+- ``validate``: bad post front matter, a missing ``<!-- more -->`` and broken
+  snippet includes stop the build naming ``file:line`` (before the blog reads
+  anything); a notebook cell or a formula that fails names its file and line;
+  MkDocs' warnings about broken links name the line of the link;
+- ``figures``: ``<!-- journal:figure module.function | caption -->`` lines
+  become inline SVG drawn by snippet code (cached);
+- ``notebooks``/``notebook_cache``: notebook pages fit the site, their Markdown
+  cells go through the site's Markdown, and their cache knows the snippets
+  they import;
+- ``feeds``: feed descriptions are the post's rendered excerpt;
+- ``preview``: each entry's link preview (description, Open Graph, Twitter card)
+  from its excerpt;
+- ``citations`` (the Markdown extension): the build lists the BibTeX entries
+  no page cites, and a bad citation or BibTeX file names its file and line;
+- ``verified``: every entry and notebook page says what the last ``make test``
+  proved about it, while the page and its code are unchanged since;
+- ``fonts``/``formula_glyphs``: the math font is copied into the site, cut to what
+  its formulas use, and a page whose formulas it cannot draw whole stops the build;
+- ``build_date``: the build date is the last commit's;
+- ``make serve``'s additions (the recent window, the code of each saved page
+  run in a warm worker) are a plugin of their own, ``journal-serve``
+  (``journal_tools.serve.plugin``), which imports nothing of this one;
+- ``theme/``: template overrides, added to the theme's search path here;
+- ``site_assets``: the toolkit's stylesheets and script (``assets/``), added to
+  the site's files and linked from every page, so a journal needs none of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.config.base import ValidationError
+from mkdocs.config.config_options import BaseConfigOption
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.structure.toc import TableOfContents
+
+from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
+from journal_tools.core import citations, figures, limits, markdown_math, validate, verified
+from journal_tools.core.mathml import MathError
+from journal_tools.core.mistakes import Mistakes
+from journal_tools.core.settings import Settings
+from journal_tools.mkdocs_plugin import (
+    a11y,
+    build_date,
+    downloads,
+    feeds,
+    fonts,
+    formula_glyphs,
+    nbids,
+    nbtoc,
+    notebook_cache,
+    notebooks,
+    preview,
+    site_assets,
+    slim,
+)
+
+__all__ = ["JournalConfig", "JournalPlugin"]
+
+log = logging.getLogger("mkdocs.plugins.journal")
+THEME_DIR = Path(__file__).with_name("theme")
+
+
+class Seconds(BaseConfigOption[float]):
+    """A plugin option holding a time limit in seconds (a number above 0)."""
+
+    def __init__(self, default: float):
+        super().__init__()
+        self.default = default
+
+    def run_validation(self, value) -> float:
+        """The value as float seconds; MkDocs reports a bad one with the option's name."""
+        try:
+            return limits.seconds(value)
+        except ValueError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class JournalConfig(base.Config):
+    """Options of the ``journal`` plugin (all on by default)."""
+
+    check_sources = c.Type(bool, default=True)
+    """Stop the build at a post with bad front matter (no date, an impossible date, a
+    category outside ``categories_allowed``, no excerpt separator) or a page with a
+    broken snippet include, naming the file and line; put the file and line in front of
+    MkDocs' broken-link warnings."""
+
+    figures = c.Type(bool, default=True)
+    """Replace ``<!-- journal:figure module.function | caption -->`` lines with the SVG
+    the snippet function draws at build time."""
+
+    figure_cache = c.Type(bool, default=True)
+    """Keep drawn figures in ``.cache/figures/`` beside mkdocs.yml, keyed on the snippet
+    code; an unchanged rebuild draws nothing."""
+
+    notebooks = c.Type(bool, default=True)
+    """Fit mkdocs-jupyter pages to the site: drop Jupyter's inline CSS, render Markdown
+    cells with the site's Markdown (math included), resolve links to ``.md`` sources,
+    add an ``.ipynb`` download, and key the notebook cache on imported snippets."""
+
+    feed_descriptions = c.Type(bool, default=True)
+    """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
+    repeated title) as its feed description."""
+
+    link_previews = c.Type(bool, default=True)
+    """Give each entry's page a description from its excerpt (plain text, at most 160
+    characters), Open Graph tags and a Twitter summary card; other pages keep the site's."""
+
+    verified_badge = c.Type(bool, default=True)
+    """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
+    PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
+    the snippets it includes or imports and requirements.txt are unchanged since, else
+    "not verified since the last change"."""
+
+    downloads = c.Type(bool, default=True)
+    """Next to each entry's badge, links to ``downloads/<entry>.py`` and ``<entry>.ipynb``: the
+    code its page tests run, snippet modules written in (``journal_tools/mkdocs_plugin/downloads.py``)."""
+
+    slim_pages = c.Type(bool, default=True)
+    """Drop the Pygments spans Material draws as plain code text (names, whitespace)
+    from every page and minify the stylesheets, the toolkit's and the site's own (``journal_tools/mkdocs_plugin/slim.py``)."""
+
+    math_font = c.Type(bool, default=True)
+    """Copy the math font installed by ``python -m journal_tools.mkdocs_plugin.fonts install`` into
+    the site (``assets/fonts/``)."""
+
+    pin_build_date = c.Type(bool, default=True)
+    """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
+    one commit are the same bytes."""
+
+    block_timeout = Seconds(default=limits.DEFAULT_TIMEOUT)
+    """The time limit, in seconds, of each code block (each notebook cell) the page tests and
+    ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
+    past it fails naming its line, and the run goes on (``journal_tools/core/sandbox.py``)."""
+
+
+class JournalPlugin(BasePlugin[JournalConfig]):
+    """The journal's build-time code, as one MkDocs plugin."""
+
+    settings: Settings
+    figure_svgs: dict[str, str]
+    verified_record: dict[str, verified.Entry]
+    math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
+    serving = False
+    # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
+    # plugin sets its warm worker's drawing here under ``mkdocs serve``.
+    draw_figures = None
+
+    def on_startup(self, *, command, dirty):
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        self.serving = command == "serve"
+
+    @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
+    def on_config(self, config):
+        """Resolve the settings once; install the theme overrides, the toolkit's assets and notebook renderers."""
+        self.settings = mkdocs_config.from_config(config)
+        rss.reset_between_builds(config, "serve" if self.serving else "build")
+        self.figure_svgs = {}
+        self.math_codepoints = set()
+        self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font
+        self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
+        self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
+        if self.config.check_sources:
+            mkdocs_log.LinkLocator.install(self.settings.docs_dir, self.settings.root)
+        if self.config.pin_build_date:
+            build_date.pin_build_date(self.settings.root, serving=self.serving)
+        # After the user's custom_dir (which may override ours), before the theme's own.
+        dirs = config.theme.dirs
+        at = 1 if config.theme.custom_dir else 0
+        try:
+            theme_overrides.check()  # our re-implemented templates still match Material's
+            patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
+        except theme_patches.PatchError as exc:
+            raise PluginError(str(exc)) from None
+        dirs[at:at] = [str(THEME_DIR), str(patched)]
+        site_assets.link(config)  # every page links the stylesheets and script on_files adds
+        self._anchor_bibliography(config)
+        if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
+            notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
+            notebooks.install_markdown(self.settings)
+            nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
+        return config
+
+    def _anchor_bibliography(self, config) -> None:
+        """The citations' BibTeX file as an absolute path, so the build does not depend on the working folder."""
+        options = config.mdx_configs.get(citations.listed_name(config.mdx_configs))
+        if options is not None and self.settings.bibliography is not None:
+            options["bibliography"] = str(self.settings.bibliography)
+
+    def on_pre_build(self, *, config):
+        """Start this build's record of the cited keys and of its render mistakes."""
+        citations.restart_record()
+        self.render_mistakes = Mistakes()
+
+    @event_priority(100)  # before the blog plugin (-50) reads the posts
+    def on_files(self, files, *, config):
+        """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
+        site_assets.add_files(files, config, minify=self.config.slim_pages)
+        refs, checks = [], Mistakes()
+        for file in files.documentation_pages():
+            if not file.abs_src_path or not file.src_uri.endswith(".md"):
+                continue
+            try:
+                refs += self._checked_page(Path(file.abs_src_path))
+            except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
+                checks.add(str(exc))
+        _stop_if_any(checks)
+        self.downloads = (downloads.add_files(files, config, self.settings)
+                          if self.config.downloads else {})
+        if refs:
+            cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
+            try:
+                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), cache)
+            except figures.FigureError as exc:
+                raise PluginError(str(exc)) from None
+        return files
+
+    def _checked_page(self, path: Path) -> list:
+        """Check one page's sources and find its figures."""
+        if self.config.check_sources:
+            validate.check_page(path, self.settings, blog.post_errors)
+        return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
+
+    @event_priority(-60)  # after the blog's (-50), which has marked the posts this build leaves out
+    def on_nav(self, nav, *, config, files):
+        """A post the build leaves out (a draft, in ``make build``) publishes no downloads either."""
+        self.downloads = downloads.drop_left_out(self.downloads, files)
+        return nav
+
+    @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
+    def on_pre_page(self, page, *, config, files):
+        """Make a failing formula or notebook cell name its file and line; number formulas from 1."""
+        markdown_math.restart_numbering()
+        render = page.render
+        rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
+
+        def checked_render(config, files):
+            try:
+                return render(config, files)
+            except (MathError, citations.CitationError) as exc:
+                return self._render_failed(page, str(exc.located(rel, _source(page))))
+            except Exception as exc:
+                if not jupyter.is_cell_error(exc):
+                    raise
+                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel))
+
+        pages.replace_render(page, checked_render)
+        return page
+
+    def _render_failed(self, page, message: str) -> None:
+        """A page whose render failed: noted, given empty content; the build stops in on_env."""
+        self.render_mistakes.add(message)
+        page.content, page.toc = "", TableOfContents([])
+
+    def on_env(self, env, *, config, files):
+        """Stop at the mistakes found while rendering pages, all of them; else keep compiled templates
+        between builds (MkDocs makes a new Jinja environment each build).
+
+        Compiling Material's 60-odd templates took about a third of a warm
+        rebuild; Jinja's own bytecode cache, keyed on each template's source,
+        makes later builds (and every ``make serve`` rebuild) load them instead.
+        """
+        import jinja2
+
+        _stop_if_any(self.render_mistakes)
+        folder = self.settings.cache_dir / "jinja"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return env  # a read-only tree builds without the bytecode cache
+        env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
+        return env
+
+    def on_page_markdown(self, markdown, *, page, config, files):
+        """Inline the figures this page asks for."""
+        if not self.figure_svgs:
+            return markdown
+        try:
+            return figures.expand_figures(markdown, self.figure_svgs, self.settings.rel(page.file.abs_src_path))
+        except figures.FigureError as exc:
+            raise PluginError(str(exc)) from None
+
+    @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
+    def on_page_content(self, html, *, page, config, files):
+        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
+        citations.note_cited(html)  # the uncited list, on_post_build
+        if self.config.notebooks and notebooks.is_notebook_page(page):
+            html = notebooks.on_page_content(html, page=page, config=config, files=files,
+                                             rel=self.settings.rel(page.file.abs_src_path))
+            html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
+            nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
+            nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
+        src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        is_post = src is not None and self.settings.is_post(src)
+        if self.config.feed_descriptions and is_post:
+            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        if self.config.link_previews and is_post:
+            preview.describe(page, html, self.settings, config.site_name)
+        if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
+            html = self._badge(html, src, downloads.links_html(self.downloads.get(src), page.url))
+        return html
+
+    def _badge(self, html: str, src: Path, links: str = "") -> str:
+        """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
+        rel = self.settings.rel(src)
+        entry = self.verified_record.get(rel)
+        digest = self._page_digest(src)
+        if entry is None or entry.digest != digest:
+            log.info(f"{rel}: not verified since the last change (make test runs its code)")
+        return verified.add_badge(html, verified.badge_html(entry, digest) + links)
+
+    def _page_digest(self, src: Path) -> str:
+        """``verified.page_digest``, once per page per build."""
+        if src not in self.page_digests:
+            self.page_digests[src] = verified.page_digest(src, self.settings)
+        return self.page_digests[src]
+
+    @event_priority(-100)  # last: every other plugin's change to the page is in
+    def on_post_page(self, output, *, page, config):
+        """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
+        where = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.url
+        return self._final_html(output, where)
+
+    def on_post_template(self, output_content, *, template_name, config):
+        """Static HTML templates (404.html) like pages; sitemap.xml left alone."""
+        return self._final_html(output_content, template_name) if template_name.endswith(".html") else output_content
+
+    def _final_html(self, html: str, where: str) -> str:
+        if self.config.math_font:
+            self.math_codepoints |= fonts.math_codepoints(html)
+            self.formula_glyphs.add(where, html)
+        if not self.config.slim_pages:
+            return html
+        return slim.unwrap_plain_code_spans(html)
+
+    def on_post_build(self, *, config):
+        """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
+        if self.config.slim_pages:  # in make serve too: it serves what make build publishes
+            slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
+        self._list_uncited()
+        if not self.config.math_font:
+            return
+        served = fonts.copy_to_site(config.site_dir, root=self.settings.root, codepoints=self.math_codepoints)
+        if not served:
+            log.info("math font not installed (python -m journal_tools.mkdocs_plugin.fonts install): "
+                     "pages fall back to the reader's math font")
+        # A formula the served font cannot draw whole stops the build, naming its page.
+        problems = self.formula_glyphs.check(fonts.font_files(self.settings.root), served)
+        if problems:
+            raise PluginError("\n".join(problems))
+
+    def _list_uncited(self) -> None:
+        """Name the BibTeX entries this build cited nowhere (INFO: a notice that never fails --strict)."""
+        path = self.settings.bibliography
+        if path is None or not path.is_file():
+            return
+        try:
+            bib = citations.load(path)
+        except citations.BibError as exc:
+            raise PluginError(str(exc)) from None
+        for line, key in citations.uncited(bib):
+            log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
+
+
+def _stop_if_any(mistakes: Mistakes) -> None:
+    """Stop the build with every mistake noted, as MkDocs reports a plugin's error (no traceback)."""
+    try:
+        mistakes.stop_if_any()
+    except validate.InputError as exc:
+        raise PluginError(str(exc)) from None
+
+
+def _source(page) -> str | None:
+    """The page's file as written (front matter included), so lines match the editor."""
+    try:
+        return page.file.content_string
+    except (OSError, TypeError, ValueError):
+        return page.markdown

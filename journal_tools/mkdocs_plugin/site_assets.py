@@ -1,0 +1,63 @@
+"""The toolkit's own stylesheets and script, shipped in the package and added to every site.
+
+The HTML the toolkit makes (MathML and its font, notebook pages without
+Jupyter's CSS, the pager, the home page's browse line, the verified badge,
+figures) and its fixes to Material's defaults (contrast, underlined links,
+named code-block landmarks) need ``assets/`` beside this module. The plugin
+adds them itself, so a journal with only ``plugins: [journal]`` looks right
+without copying a file:
+
+- ``add_files``: each asset becomes a MkDocs ``File`` generated from the
+  package at ``assets/journal/<name>`` (``SITE_DIR``), so ``mkdocs build`` and
+  ``mkdocs serve`` publish the same bytes through MkDocs' own file handling;
+  stylesheets are minified there (``slim.minify``) when ``slim_pages`` is on;
+- ``link``: the site's ``extra_css`` / ``extra_javascript`` gain them in front
+  of the site's own entries, so every page links them and a journal's own
+  stylesheet, coming after, can restyle anything.
+
+A docs/ file at the same ``assets/journal/<name>`` replaces the packaged one
+(as a ``custom_dir`` template replaces the theme's). The math font the
+stylesheet points to (``../fonts/``) is copied by ``fonts.copy_to_site``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+from mkdocs.structure.files import File, Files
+
+from journal_tools.mkdocs_plugin import slim
+
+__all__ = ["ASSET_DIR", "SCRIPTS", "SITE_DIR", "STYLESHEETS", "add_files", "link", "site_uri"]
+
+ASSET_DIR = Path(__file__).with_name("assets")
+SITE_DIR = PurePosixPath("assets") / "journal"
+STYLESHEETS = ("journal.css", "notebook.css")  # in this order: notebook.css uses journal.css's scroll shadows
+SCRIPTS = ("a11y.js",)
+
+
+def site_uri(name: str) -> str:
+    """Where the asset ``name`` lives in the built site (and in extra_css / extra_javascript)."""
+    return str(SITE_DIR / name)
+
+
+def link(config) -> None:
+    """Put the toolkit's stylesheets and script in front of the site's own ``extra_css`` / ``extra_javascript``.
+
+    Idempotent: a config that already lists one (a rebuild reusing its config) keeps one entry.
+    """
+    for names, listed in ((STYLESHEETS, config.extra_css), (SCRIPTS, config.extra_javascript)):
+        present = {str(entry) for entry in listed}  # extra_javascript holds ExtraScriptValue objects too
+        listed[0:0] = [site_uri(n) for n in names if site_uri(n) not in present]
+
+
+def add_files(files: Files, config, *, minify: bool) -> None:
+    """Add each packaged asset to ``files`` as a generated file (minified CSS when ``minify``)."""
+    for name in STYLESHEETS + SCRIPTS:
+        uri = site_uri(name)
+        if uri in files.src_uris:
+            continue  # the site's own copy in docs/ replaces ours
+        text = (ASSET_DIR / name).read_text(encoding="utf-8")
+        if minify and name.endswith(".css"):
+            text = slim.minify(text)
+        files.append(File.generated(config, uri, content=text))

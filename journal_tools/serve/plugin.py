@@ -1,0 +1,173 @@
+"""``make serve``'s own MkDocs plugin (``plugins: [journal, journal-serve]`` in mkdocs.yml).
+
+It does nothing under ``mkdocs build``. Under ``mkdocs serve`` it
+
+- serves a recent window of entries (``window``; ``make serve POSTS=N|all``),
+  noted on every page that lists entries;
+- runs the code of each saved page in a warm worker while MkDocs renders,
+  and shows the outcome at the top of the page (``state``, ``panels``);
+- draws build-time figures in that worker, a changed one after the rebuild;
+- executes a notebook whose cache misses in the background;
+- shows a failed rebuild in the browser instead of leaving it waiting.
+
+It imports neither the journal plugin nor the page tests: what it shares with
+the journal plugin is the core (page digests, figures, fences) and one hook,
+the journal plugin's ``draw_figures``, set here when both are listed.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.plugins import BasePlugin, event_priority
+
+from journal_tools.compat import jupyter, mkdocs_config, pages
+from journal_tools.core import fences, figures
+from journal_tools.core.settings import Settings
+from journal_tools.serve import panels, state
+from journal_tools.serve import window as serve_window
+
+__all__ = ["ServeConfig", "ServePlugin"]
+
+log = logging.getLogger("mkdocs.plugins.journal.serve")
+
+
+class ServeConfig(base.Config):
+    """Options of the ``journal-serve`` plugin."""
+
+    run_code = c.Type(bool, default=True)
+    """On each save, run the code of the pages whose inputs changed in a warm worker and show
+    the outcome at the top of each page; show build errors in the browser."""
+
+
+class ServePlugin(BasePlugin[ServeConfig]):
+    """What ``mkdocs serve`` adds to a build of the journal."""
+
+    serving = False
+    settings: Settings
+    serve_state: state.ServeState | None = None
+    window: serve_window.Window | None = None  # the recent window (None: every entry)
+    window_note: str | None = None  # what the window leaves out, shown on the pages that list entries
+
+    def on_startup(self, *, command, dirty):
+        """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
+        self.serving = command == "serve"
+        n = serve_window.size() if self.serving else None
+        self.window = serve_window.Window(n) if n is not None else None
+
+    @event_priority(90)  # after the journal plugin's on_config (100): its draw_figures hook exists
+    def on_config(self, config):
+        """Start the warm worker; hand the journal plugin the worker's figure drawing."""
+        if not self.serving:
+            return config
+        self.settings = mkdocs_config.from_config(config)
+        if self.config.run_code and self.serve_state is None:
+            self.serve_state = state.ServeState(self.settings)
+            self.serve_state.runner.warm_up()
+        journal = config.plugins.get("journal")
+        if self.serve_state is not None and journal is not None:
+            journal.draw_figures = self._draw_figures
+        return config
+
+    def on_pre_build(self, *, config):
+        """Start this build's list of the pages that list entries."""
+        self.listing_pages: set[str] = set()  # src_uri: the window's line goes there
+
+    @event_priority(110)  # before the journal plugin (100) checks the pages and the blog (-50) reads the posts
+    def on_files(self, files, *, config):
+        """Leave out the entries outside the recent window."""
+        if self.window is not None and self.settings.blog is not None:
+            note = self.window.apply(files, self.settings.blog.post_dir)
+            if note != self.window_note and note is not None:
+                log.info(note)
+            self.window_note = note
+        return files
+
+    def on_nav(self, nav, *, config, files):
+        """Start running the code of the pages whose inputs changed (after every plugin's on_files:
+        the journal plugin's figures are drawn first, in the same warm worker)."""
+        if self.serve_state is not None:
+            docs = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
+            self.serve_state.schedule(docs, self.settings)
+        return nav
+
+    def _draw_figures(self, refs: list, dirs: list[Path], cache: Path | None) -> dict[str, str]:
+        """The journal plugin's figures, drawn by the warm worker; a changed one shows its last drawing until redrawn."""
+        shared = self.serve_state.figures
+        shared.stale = dict(shared.last)
+        svgs = figures.prepare(refs, dirs, cache, self.serve_state.runner.draw, shared.stale)
+        shared.last, shared.cache_dir = dict(svgs), cache
+        return svgs
+
+    @event_priority(-90)  # after mkdocs-jupyter's on_pre_page (0) gives notebooks their render, before the journal's (-100)
+    def on_pre_page(self, page, *, config, files):
+        """A notebook whose cache misses keeps its last outputs, marked stale, while it executes in the background."""
+        render = page.render
+        if self.serve_state is not None and page.file.abs_src_path and self.settings.is_notebook(Path(page.file.abs_src_path)) \
+                and hasattr(render, "__func__"):
+            pages.replace_render(page, self.serve_state.notebooks.wrap(
+                page, render, jupyter.cache_path(config, page.file.abs_src_path), render))
+        return page
+
+    def on_page_markdown(self, markdown, *, page, config, files):
+        """Note a page listing tags (the window's line goes there)."""
+        if self.window_note is not None and _lists_tags(markdown, config):
+            self.listing_pages.add(page.file.src_uri)
+        return markdown
+
+    @event_priority(-110)  # after the blog's (-100), which gives a view the posts it lists
+    def on_page_context(self, context, *, page, config, nav):
+        """Note a page of the blog that lists entries (the window's line goes there)."""
+        if self.window_note is not None and context.get("posts") is not None:
+            self.listing_pages.add(page.file.src_uri)
+        return context
+
+    @event_priority(-110)  # after the journal plugin's (-100): the page as make build makes it, then ours on top
+    def on_post_page(self, output, *, page, config):
+        """The window's line on listing pages; the page's code-run status line or failure panel."""
+        if self.window_note is not None and page.file.src_uri in self.listing_pages:
+            output = panels.with_panel(output, serve_window.note_html(self.window_note))
+        return output if self.serve_state is None else self._with_run_outcome(output, page)
+
+    def _with_run_outcome(self, output: str, page) -> str:
+        path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
+        outcome = self.serve_state.outcome(path) if path is not None else None
+        if outcome is None or not (outcome["ran"] or outcome["failures"] or outcome.get("pending")):
+            return output  # a page with no code to run gets no status line
+        lines = path.read_text(encoding="utf-8").split("\n")
+        try:
+            starts = [f.start + 1 for f in fences.scan(lines)]
+        except fences.FenceError:
+            starts = []
+        return panels.with_panel(panels.anchor_blocks(output, starts), panels.panel_html(outcome))
+
+    def on_serve(self, server, *, config, builder):
+        """Show build errors in the browser instead of leaving it waiting."""
+        if self.serve_state is not None:
+            state.install_error_pages(server, self.serve_state)
+        return server
+
+    def on_build_error(self, *, error):
+        """Keep the build error's own message for the browser (MkDocs then raises a bare Abort)."""
+        if self.serve_state is not None:
+            self.serve_state.last_error = str(error)
+
+    def on_shutdown(self):
+        """Stop the code runner."""
+        if self.serve_state is not None:
+            self.serve_state.runner.close()
+
+    def on_post_build(self, *, config):
+        """Start the notebook runs and figure redraws this rebuild deferred."""
+        if self.serve_state is not None:
+            self.serve_state.notebooks.start_pending()
+            self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
+
+
+def _lists_tags(markdown: str, config) -> bool:
+    """Does the page hold a listing of Material's tags plugin (its ``<!-- material/tags -->`` directive)?"""
+    tags = config.plugins.get("material/tags")
+    return tags is not None and f"<!-- {tags.config.listings_directive}" in markdown

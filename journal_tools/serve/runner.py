@@ -1,0 +1,88 @@
+"""What ``make serve`` runs in its warm worker process (``journal_tools.core.sandbox``).
+
+- :func:`run_page`: every block of one page, read with the page tests' own
+  parser and run exactly as ``make test`` runs them (``pagetest.run``, in the
+  sandbox's worker): one chain per block, or the whole page with ``doctest:
+  page``; each block under the page's time limit. The outcome is one dict:
+
+      {"page": ..., "ran": N, "seconds": t, "failures": [{"where", "line", "message", "report"}]}
+
+- :func:`draw_figures`: build-time figures, drawn in the worker (PyTorch and
+  matplotlib imported once), each figure under the plugin's time limit.
+
+The sandbox forgets the snippet modules before each request, so an edited
+snippet is imported afresh. A block that hangs past its limit, ends or
+crashes the worker is one failure naming its line; the next request gets a
+new worker.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from journal_tools.core.sandbox import Aborted, Sandbox, Stopped, Unit
+from journal_tools.core.settings import Settings
+
+__all__ = ["draw_figures", "figures_in", "run_page"]
+
+
+def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
+    """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted as soon
+    as ``stale()`` says the page was saved again (a block running then is stopped)."""
+    from journal_tools.core.frontmatter import FrontMatterError
+    from journal_tools.core.includes import IncludeError
+    from journal_tools.core.parse import PageError, parse_page
+    from journal_tools.core.run import BlockError, ChainResult
+
+    start = time.perf_counter()
+    out = {"page": str(page_path), "ran": 0, "failures": []}
+    try:
+        page = parse_page(Path(page_path), settings)
+    except (PageError, IncludeError, FrontMatterError) as exc:
+        where, _, message = str(exc).partition(": ")
+        out["failures"].append({"where": where, "line": _line(where), "message": message, "report": str(exc)})
+        return out | {"seconds": time.perf_counter() - start}
+    chains = [page.steps] if page.mode == "page" else [[s] for s in page.steps]
+    for steps in chains:
+        if stale():
+            raise Aborted()
+        if not steps:
+            continue
+        result = ChainResult()
+        try:
+            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale)
+        except BlockError as exc:
+            fence_line = page.where(steps[len(result.results)].parts[0].fence.start).line
+            where, _, rest = exc.report.partition(": ")
+            message = rest.split("\n", 1)[0]
+            out["failures"].append({"where": where, "line": fence_line, "message": message, "report": exc.report})
+        out["ran"] += result.executed_fences
+    return out | {"seconds": time.perf_counter() - start}
+
+
+def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, str]:
+    """Each figure target's SVG (or ``error: ...``), drawn in the sandbox's worker."""
+    units = [Unit("figure function") for _ in targets]
+    try:
+        return sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs)
+    except Stopped as stop:
+        stuck = targets[stop.index]
+        return {t: f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
+                else f"error: not drawn: {stuck}() stopped the worker" for t in targets}
+
+
+def draw_figures(progress, targets: list[str]) -> dict[str, str]:
+    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.figure_child`` draws it."""
+    from journal_tools.core.figure_child import call
+
+    drawn = {}
+    for index, target in enumerate(targets):
+        progress(index)
+        drawn[target] = call(target)
+    return drawn
+
+
+def _line(where: str) -> int | None:
+    tail = where.rpartition(":")[2]
+    return int(tail) if tail.isdigit() else None
