@@ -173,13 +173,32 @@ def as_date(fm: FrontMatter, key: str) -> dt.date:
 
 
 def body(text: str) -> str:
-    """The Markdown MkDocs renders: ``text`` without its front matter when that is a YAML mapping
-    (the same text MkDocs' ``get_data`` returns; anything else stays part of the page)."""
+    """The Markdown MkDocs renders (``mkdocs.utils.meta.get_data``'s rule): ``text`` without its YAML
+    front matter when that is a mapping; without YAML delimiters, without the MultiMarkdown-style
+    ``Key: value`` lines it starts with (up to and with the first blank line)."""
     m = FENCE.match(text)
-    if m is None:
-        return text
-    try:
-        data = yaml.load(m[1], Loader=_LOADER)
-    except yaml.YAMLError:
-        return text
-    return text[m.end():].lstrip("\n") if isinstance(data, dict) else text
+    if m is not None:
+        try:
+            data = yaml.load(m[1], Loader=_LOADER)
+        except yaml.YAMLError:
+            return text
+        return text[m.end():].lstrip("\n") if isinstance(data, dict) else text
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    key = False  # a continuation line counts only after a key
+    while lines:
+        line = lines[0]
+        if not line.strip():
+            lines.pop(0)
+            break
+        if _MMD_KEY.match(line) or (key and _MMD_MORE.match(line)):
+            key = True
+            lines.pop(0)
+            continue
+        break
+    return "\n".join(lines).lstrip("\n")
+
+
+# MultiMarkdown metadata, as MkDocs reads it when there are no YAML delimiters: a key (up to three
+# spaces in) and a colon, or a continuation line indented by four spaces or a tab.
+_MMD_KEY = re.compile(r"^ {0,3}[A-Za-z0-9_-]+:\s*")
+_MMD_MORE = re.compile(r"^( {4}|\t)")

@@ -12,8 +12,10 @@ excerpt), the guard does that rather than only looking for names.
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import inspect
 import json
+import logging
 import re
 import shutil
 import sys
@@ -29,7 +31,19 @@ from types import SimpleNamespace
 import pytest
 from packaging.requirements import Requirement
 
-from journal_tools.compat import CompatError, installed, jupyter, livereload, mkdocs_config, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import (
+    CompatError,
+    blog,
+    installed,
+    jupyter,
+    livereload,
+    mkdocs_config,
+    mkdocs_log,
+    pages,
+    rss,
+    theme_overrides,
+    theme_patches,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 PACKAGE = ROOT / "journal_tools"
@@ -581,3 +595,125 @@ def test_snippet_preprocessor_methods_includes_uses(journal):
            f"SnippetPreprocessor.get_snippet_path('demo.py') gives {found!r}")
     expect(pre.run(['--8<-- "demo.py:two"']) == ["x = 2"], "pymdown-extensions",
            "SnippetPreprocessor.run no longer expands one include line to the section's lines")
+
+
+# -- MkDocs: the server's builder and app replaced (compat/livereload.py wrap_builder, wrap_app) --
+
+def test_wrapped_builder_is_what_the_server_rebuilds_with(live_server):
+    ran = threading.Event()
+
+    def around(build):
+        def builder(*args, **kwargs):
+            ran.set()
+            return build(*args, **kwargs)
+        return builder
+
+    livereload.wrap_builder(live_server, around)
+    livereload.request_rebuild(live_server)
+    expect(ran.wait(timeout=10) and live_server.builds.acquire(timeout=10), "mkdocs",
+           "LiveReloadServer no longer rebuilds through its `builder` attribute: a wrapped builder never ran "
+           "(journal_tools/compat/livereload.py wrap_builder; build errors would leave the browser waiting)")
+
+
+def test_wrapped_app_answers_the_servers_requests(live_server):
+    def around(app):
+        def request(environ, start_response):
+            if environ.get("PATH_INFO") == "/wrapped/":
+                start_response("200 OK", [("Content-Type", "text/plain")])
+                return [b"ours"]
+            return app(environ, start_response)
+        return request
+
+    livereload.wrap_app(live_server, around)
+    expect(_get(live_server, "/wrapped/") == (200, b"ours"), "mkdocs",
+           "LiveReloadServer no longer answers through wsgiref's get_app/set_app (journal_tools/compat/livereload.py wrap_app)")
+    assert _get(live_server, "/page/")[0] == 200  # the server's own pages still come through
+
+
+# -- Material's blog: its config classes run on our options and posts (compat/blog.py) --------
+
+def test_post_errors_are_the_blog_post_configs():
+    """The blog's PostConfig checks what the build checks; a post with a list of categories passes."""
+    for key, value, said in (("categories", 7, "list"), ("readtime", "soon", "type")):
+        errors = dict(blog.post_errors({"date": dt.date(2025, 7, 1), key: value}, "p.md"))
+        expect(list(errors) == [key] and said in errors[key], "mkdocs-material",
+               f"PostConfig no longer rejects {key}: {value!r} as before (got {errors})")
+    expect(blog.post_errors({"date": dt.date(2025, 7, 1), "categories": ["Attention"], "draft": True}, "p.md") == [],
+           "mkdocs-material", "PostConfig rejects a post the journal publishes")
+
+
+def test_option_errors_are_the_blog_configs(tmp_path):
+    options, errors = blog.option_errors({"post_excerpt": "required"}, str(tmp_path / "mkdocs.yml"))
+    expect(errors == [] and options["post_dir"] == "{blog}/posts" and options["post_excerpt_separator"] == "<!-- more -->",
+           "mkdocs-material", f"BlogConfig's defaults changed (post_dir {options.get('post_dir')!r}, "
+           f"separator {options.get('post_excerpt_separator')!r}): journal_tools/core/settings.py blog_settings reads them")
+    _, errors = blog.option_errors({"post_excerpt": "sometimes"}, str(tmp_path / "mkdocs.yml"))
+    expect([k for k, _ in errors] == ["post_excerpt"], "mkdocs-material", f"BlogConfig accepts post_excerpt: sometimes ({errors})")
+
+
+# -- MkDocs: mkdocs.yml read into core Settings (compat/mkdocs_config.py) ----------------------
+
+def test_from_config_of_a_running_build_equals_load(journal):
+    from mkdocs.config import load_config
+
+    settings, _ = journal
+    config = load_config(str(settings.config_file))
+    built = mkdocs_config.from_config(config)
+    expect(built.docs_dir == settings.docs_dir and built.snippet_dirs == settings.snippet_dirs
+           and built.blog == settings.blog and built.markdown_extensions == settings.markdown_extensions, "mkdocs",
+           "a running build's config no longer gives the settings mkdocs.yml gives (journal_tools/compat/mkdocs_config.py)")
+
+
+# -- MkDocs: its link warnings given file:line (compat/mkdocs_log.py) --------------------------
+
+def test_link_warnings_of_a_real_build_get_the_file_and_line(journal, caplog):
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    settings, write = journal
+    write("index.md", "# Home\n\nSee [the missing page](missing.md).\n")
+    mkdocs_log.LinkLocator.install(settings.docs_dir, settings.root)
+    config = load_config(str(settings.config_file), site_dir=str(settings.root / "site"))
+    config.plugins = type(config.plugins)()  # no blog: one page, one warning
+    with caplog.at_level(logging.INFO, logger="mkdocs.structure.pages"):
+        build(config)
+    messages = [r.getMessage() for r in caplog.records if "missing.md" in r.getMessage()]
+    expect(messages and messages[0].startswith("docs/index.md:3: Doc file 'index.md' contains a link 'missing.md'"), "mkdocs",
+           f"MkDocs' broken-link warning no longer reads as journal_tools/compat/mkdocs_log.py parses it: {messages}")
+
+
+# -- MkDocs' front-matter rule, which the core mirrors (core/frontmatter.py) -------------------
+
+@pytest.mark.parametrize("text", [
+    "---\ndate: 2025-07-01\n---\n# T\n", "---  \na: 1\n...\n\nbody\n", "---\n- a list\n---\nbody\n",
+    "---\nnot: [closed\n---\nbody\n", "no front matter\n---\nx: 1\n---\n", "---\na: 1\n", "\n---\na: 1\n---\nb\n",
+    "Title: MMD\n    more of it\nAuthor: x\n\n# Body\n", "Note: not meta?\nplain line\n\ntext\n", "  \n\ntext\n",
+])
+def test_the_core_splits_front_matter_as_mkdocs_does(text):
+    from mkdocs.utils.meta import get_data
+
+    from journal_tools.core import frontmatter
+
+    expect(frontmatter.body(text) == get_data(text)[0], "mkdocs",
+           f"mkdocs.utils.meta.get_data splits {text!r} otherwise than journal_tools/core/frontmatter.py body()")
+
+
+# -- nbclient: a failing cell's message (compat/jupyter.py) -------------------------------------
+
+def test_a_failing_cell_is_named_at_its_notebook_line(tmp_path):
+    import nbclient
+    import nbformat
+
+    script = "# %%\nx = 1\n\n# %%\ny = 2\nraise ValueError('planted')\n"
+    path = tmp_path / "nb.py"
+    path.write_text(script, encoding="utf-8")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("y = 2\nraise ValueError('planted')")])
+    with pytest.raises(Exception) as caught:
+        nbclient.NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    exc = caught.value
+    expect(jupyter.is_cell_error(exc), "nbclient", f"a failing cell no longer raises CellExecutionError ({type(exc).__name__})")
+    expect(jupyter.cell_error_line(script, str(exc)) == 6, "nbclient",
+           f"nbclient's message of a failing cell no longer reads as compat/jupyter.py parses it:\n{str(exc)[:400]}")
+    expect(jupyter.notebook_cell_message(exc, str(path), "docs/nb.py") == "docs/nb.py:6: notebook cell raised ValueError: planted",
+           "nbclient", f"CellExecutionError no longer carries ename and evalue: {jupyter.notebook_cell_message(exc, str(path), 'docs/nb.py')}")
+    assert not jupyter.is_cell_error(ValueError("x"))
