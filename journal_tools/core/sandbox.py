@@ -71,7 +71,7 @@ SPARE_DELAY = 3.0
 PRELOAD = ["journal_tools.core.sandbox_child", "journal_tools.core.run", "journal_tools.core.seed_check", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
-_RUNNER_FILES = {str(_HERE / "sandbox_worker.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
+_RUNNER_FILES = {str(_HERE / "sandbox_child.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
 
 
 @dataclass
