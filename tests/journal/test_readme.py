@@ -119,7 +119,7 @@ def test_guide_names_every_module():
     assert not missing, f"modules of journal_tools/ that journal_tools/DEVELOPING.md does not name: {missing}"
 
 
-# What a new author needs from the README for a first entry (the issue that tried it):
+# What a new author needs from the README for a first entry (found when one wrote it):
 # each phrase stands for one fact the author otherwise has to find out.
 FIRST_ENTRY = {
     "the entry's address": "blog/YYYY/MM/DD/<slug>/",
