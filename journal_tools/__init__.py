@@ -1,7 +1,8 @@
-"""Build-time code of the LLM learning journal, as one installable package.
+"""The toolkit behind the LLM learning journal (build, page tests, serve), as one installable package.
 
-Entry points (pyproject.toml): the MkDocs plugin ``journal`` (``plugin``), the
-Markdown extension ``journal_math`` (``markdown_math``), the pytest plugin
+Entry points (pyproject.toml): the MkDocs plugins ``journal``
+(``mkdocs_plugin.plugin``) and ``journal-serve`` (``serve.plugin``), the Markdown
+extensions ``journal_math`` and ``journal_citations`` (``core``), the pytest plugin
 ``journal_pagetest`` (``pagetest``) and the ``journal-new`` script
-(``new_entry``). One module per concern; the README lists them.
+(``commands.new_entry``). One module per concern; DEVELOPING.md maps them.
 """

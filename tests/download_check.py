@@ -9,7 +9,7 @@ tests/toolkit/unit/test_download_files.py use this).
 - ``<entry>.ipynb`` runs with nbclient in a fresh kernel; each block's cells'
   printed output is compared the same way.
 
-The comparison is the page tests' own (``pagetest.outputs.check_output`` and
+The comparison is the page tests' own (``core.outputs.check_output`` and
 ``check_math``). A failure names the download's file and line (the checked-output
 comment, or the notebook cell's line in the .ipynb) and the page's file:line.
 """

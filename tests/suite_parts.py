@@ -1,4 +1,4 @@
-"""The one place that splits the test suite into its two parts (issue 17), by folder.
+"""The one place that splits the test suite into its two parts, by folder.
 
 - The journal (tests/journal/, and the page doc-tests of docs/ collected by
   journal_pagetest): the tests of the author's content. The snippet tests,

@@ -1,5 +1,5 @@
 """`make test` pays for what changed: the toolkit's tests are skipped while none of
-their inputs changed since they last all passed (issue 17, part 2).
+their inputs changed since they last all passed.
 
 Keyed by inputs as Bazel (``--cache_test_results``) and Pants cache test results:
 the digest is sha256 over the toolkit's input files (tests/suite_parts.py

@@ -1,1 +1,1 @@
-"""Shared readers: one reader per format (settings, front matter, fences, includes, page text, limits, math, citations)."""
+"""The core: reading a journal's pages, running their code and the verified record; no MkDocs, Material or pytest."""

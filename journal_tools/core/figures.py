@@ -48,7 +48,7 @@ FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
     r"(?:\|\s*(?P<caption>.*?))?\s*-->\s*$"
 )
-_WORKER = Path(__file__).with_name("figure_worker.py")
+_WORKER = Path(__file__).with_name("figure_child.py")
 
 
 class FigureError(Exception):

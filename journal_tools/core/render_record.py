@@ -1,6 +1,6 @@
 """Render checks that passed, remembered by what they read, so an unchanged page is not rendered again.
 
-A page's render check (``render.check_render``) is a function of the page with
+A page's render check (``render_check.check_render``) is a function of the page with
 its snippet includes, the site's Markdown settings, the BibTeX file, and the
 toolkit's code and library versions: nothing else reaches the render. The key
 is a digest of exactly these; a check that passed leaves an empty file named by

@@ -40,7 +40,7 @@ SEED = 0
 
 # The runners' own frames are left out of reports.
 _RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py"),
-                 os.path.join(os.path.dirname(__file__), "sandbox_worker.py")}
+                 os.path.join(os.path.dirname(__file__), "sandbox_child.py")}
 
 # Synthetic file name -> the origin of each line of that compiled fence.
 _ORIGINS: dict[str, list[Origin]] = {}

@@ -20,7 +20,7 @@ run page code in a worker process, and the parent watches it:
 - one worker serves a pytest process (or one ``make serve``), so imported
   libraries carry over between pages as they did in-process; the snippet
   modules are forgotten before every request, so an edited snippet is
-  imported afresh. What runs in the worker is ``sandbox_worker``.
+  imported afresh. What runs in the worker is ``sandbox_child``.
 
 Page code in the worker reads no stdin (``input()`` fails with a clear
 OSError), and what it writes to ``sys.stderr`` comes back, cut at the output
@@ -56,7 +56,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from journal_tools.core import sandbox_child as sandbox_worker
+from journal_tools.core import sandbox_child
 from journal_tools.core.includes import Origin
 from journal_tools.core.limits import Limit
 
@@ -71,7 +71,7 @@ SPARE_DELAY = 3.0
 PRELOAD = ["journal_tools.core.sandbox_child", "journal_tools.core.run", "journal_tools.core.seed_check", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
-_RUNNER_FILES = {str(_HERE / "sandbox_worker.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
+_RUNNER_FILES = {str(_HERE / "sandbox_child.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
 
 
 @dataclass
@@ -122,7 +122,7 @@ class Sandbox:
     # -- what the page tests and make serve call ------------------------------------
 
     def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None) -> None:
-        """``pagetest.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
+        """``core.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
         same way; a block that fails, runs past the page's limit or ends the worker is a
         BlockError naming its line. ``cancelled``: see :meth:`call`."""
         from journal_tools.core.run import BlockError, part_origin, synthetic_name
@@ -132,7 +132,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:
-            done, updates, error = self.call(sandbox_worker.chain, (page, steps, update is not None), page.limit, units,
+            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              rehearsable=update is None)
         except Stopped as stop:
@@ -144,7 +144,7 @@ class Sandbox:
             raise BlockError(*error)
 
     def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=()) -> None:
-        """``pagetest.notebook.run_notebook`` in the worker, with each cell under the notebook's limit."""
+        """``core.notebook.run_notebook`` in the worker, with each cell under the notebook's limit."""
         from journal_tools.core.notebook import cell_origins
         from journal_tools.core.run import BlockError, synthetic_name
 
@@ -158,7 +158,7 @@ class Sandbox:
             ran[:] = cells[:finished]
 
         try:
-            count, error = self.call(sandbox_worker.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
+            count, error = self.call(sandbox_child.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
         except Stopped as stop:
             del ran[stop.index:]
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
@@ -391,7 +391,7 @@ class _Worker:
         fd, self.dump_path = tempfile.mkstemp(prefix="journal-worker-", suffix=".stack")
         os.close(fd)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=sandbox_worker.main, args=(child, self.dump_path, os.getpid()),
+        self.process = context.Process(target=sandbox_child.main, args=(child, self.dump_path, os.getpid()),
                                        name="journal-page-code", daemon=True)
         with _main_not_rerun():
             self.process.start()
@@ -413,7 +413,7 @@ class _Worker:
     def warm(self, modules: list[str], env: dict | None) -> None:
         """Import ``modules`` in the worker (for a spare), waiting for it to be done."""
         if modules:
-            self.run_quietly(sandbox_worker.warm, (modules,), env or _environment(()), START_SECONDS)
+            self.run_quietly(sandbox_child.warm, (modules,), env or _environment(()), START_SECONDS)
 
     def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
         """Run a request whose answer nobody reads (a spare's imports, its rehearsal);

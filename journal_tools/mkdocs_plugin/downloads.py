@@ -1,10 +1,10 @@
 """Each entry's code to take home: ``<entry>.py`` and ``<entry>.ipynb``, made from what its page tests run.
 
-Both come from the page as the page tests read it (``pagetest.parse``: snippet
+Both come from the page as the page tests read it (``core.parse``: snippet
 includes expanded as the build expands them), so a reader gets the code that
 was checked, in page order:
 
-- the start state of the page tests (``pagetest.run.reset_global_state``:
+- the start state of the page tests (``core.run.reset_global_state``:
   ``random``, NumPy and PyTorch seeded with ``run.SEED``, PyTorch's default
   print options and dtype), written out as ``start_state()``;
 - the snippet modules the page imports (``from inputs import ...``), followed

@@ -309,7 +309,7 @@ class RenderItem(_PageItem):
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
         checks = _render_checks(self.config)
         key = checks.key(self.page.path, self.page.expanded.text)
-        if checks.passed(key):  # the same inputs passed before (render_cache's docstring)
+        if checks.passed(key):  # the same inputs passed before (core/render_record.py's docstring)
             return
         try:
             check_render(self.page, _settings(self.config))

@@ -1,1 +1,1 @@
-"""The author's loop: what `make serve` adds, its port check and its warm code worker."""
+"""The author's loop: `make serve`'s own MkDocs plugin (`journal-serve`), its port check and its warm code worker."""

@@ -1,7 +1,7 @@
 """What ``make serve`` runs in its warm worker process (``journal_tools.core.sandbox``).
 
 - :func:`run_page`: every block of one page, read with the page tests' own
-  parser and run exactly as ``make test`` runs them (``pagetest.run``, in the
+  parser and run exactly as ``make test`` runs them (``core.run``, in the
   sandbox's worker): one chain per block, or the whole page with ``doctest:
   page``; each block under the page's time limit. The outcome is one dict:
 

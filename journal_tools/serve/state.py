@@ -1,7 +1,7 @@
 """The author's loop: what ``make serve`` adds to a build (never ``make build``).
 
 - **Code runs on save.** A warm worker process (``sandbox``, PyTorch
-  imported once; ``serve_worker`` says what it runs) runs the blocks of every
+  imported once; ``runner`` says what it runs) runs the blocks of every
   page whose inputs changed since the last build: the page itself, the snippet
   files it includes, the snippet modules its code imports (followed through
   snippet-to-snippet imports). It runs while MkDocs renders the other pages;
@@ -35,8 +35,7 @@ from journal_tools.compat import jupyter, livereload
 from journal_tools.core import verified
 from journal_tools.core.sandbox import Aborted, Sandbox
 from journal_tools.core.settings import Settings
-from journal_tools.serve import panels
-from journal_tools.serve import runner as serve_worker
+from journal_tools.serve import panels, runner
 
 __all__ = ["BackgroundFigures", "BackgroundNotebooks", "CodeRunner", "ServeState", "error_page", "install_error_pages"]
 
@@ -83,7 +82,7 @@ class CodeRunner:
                     continue
                 self._running = page
             try:
-                outcome = serve_worker.run_page(self.sandbox, self.settings, page,
+                outcome = runner.run_page(self.sandbox, self.settings, page,
                                                 stale=lambda p=page, f=future: self._latest.get(p) is not f)
             except Aborted:
                 outcome = _superseded(page)
@@ -104,7 +103,7 @@ class CodeRunner:
 
     def draw(self, targets: list[str], dirs) -> dict[str, str]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``)."""
-        return serve_worker.figures_in(self.sandbox, self.settings, targets)
+        return runner.figures_in(self.sandbox, self.settings, targets)
 
     def close(self) -> None:
         """Stop the worker."""

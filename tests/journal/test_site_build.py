@@ -33,8 +33,8 @@ def test_docs_build(docs_build, request):
     post's front matter or includes, a formula, a notebook cell: the same file
     and line), this test skips naming that page test, so the mistake is one failure.
     Otherwise it fails with the build's first problem, ``path:line: ...``
-    where the build names one (broken links do: journal_tools.core.validate.LinkLocator;
-    a mistake in mkdocs.yml gets its line from journal_tools.core.settings).
+    where the build names one (broken links do: journal_tools.compat.mkdocs_log.LinkLocator;
+    a mistake in mkdocs.yml gets its line from journal_tools.compat.mkdocs_config).
     """
     if docs_build.returncode != 0:
         problem = build_problem(docs_build.output, docs_build.project)

@@ -1,4 +1,4 @@
-"""Issue 18's table, case by case: a block that hangs, ends or crashes its process, or raises
+"""The runaway blocks of PROBES, case by case: a block that hangs, ends or crashes its process, or raises
 what would end a test run, is ONE failed test whose report starts with `docs/...:N:` at the
 block's line, and the run goes on; in `make check` and in `make serve`.
 

@@ -197,7 +197,7 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _changes(project: Path):
-    """The saves, in the order the issue lists them: (what, change)."""
+    """The saves an author makes, in order: (what, change)."""
     entry, second = project / ENTRY, project / POSTS / "2025-01-11-extra-1.md"
     added = _extra_post(40, month=8, category="Attention", tag="softmax")[1].replace("# Extra entry 40", "# Added entry")
     yield "edit the prose", lambda: _edit(entry, "a row at a time.", "a row at a time, as the code below shows.")
