@@ -17,7 +17,7 @@ YAML nodes; :func:`load` puts it first (``mkdocs.yml:48: ...``).
 so a second load inside a running build would reset the live instances'
 converted options. The options this package needs from the blog plugin are
 validated with the blog plugin's own config class instead
-(:func:`journal_tools.compat.blog.validated_options`).
+(:func:`journal_tools.compat.blog.option_errors`).
 """
 
 from __future__ import annotations

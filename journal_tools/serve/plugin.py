@@ -84,14 +84,15 @@ class ServePlugin(BasePlugin[ServeConfig]):
             if note != self.window_note and note is not None:
                 log.info(note)
             self.window_note = note
+        # The pages as served, before the blog (-50) turns its posts into views of its own.
+        self.pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
         return files
 
     def on_nav(self, nav, *, config, files):
         """Start running the code of the pages whose inputs changed (after every plugin's on_files:
         the journal plugin's figures are drawn first, in the same warm worker)."""
         if self.serve_state is not None:
-            docs = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
-            self.serve_state.schedule(docs, self.settings)
+            self.serve_state.schedule(self.pages, self.settings)
         return nav
 
     def _draw_figures(self, refs: list, dirs: list[Path], cache: Path | None) -> dict[str, str]:
