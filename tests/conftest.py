@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from browser_reuse import summary as browser_reuse_summary
+from page_check_reuse import summary as page_check_reuse_summary
 from prerequisites import require
 from toolkit_reuse import ToolkitReuse
 
@@ -59,9 +59,9 @@ def browser():
 
 def pytest_terminal_summary(terminalreporter):
     """How many generated pages the fuzz test ran (tests/toolkit/unit/test_fuzz_pages.py), and the
-    browser checks reused (tests/browser_reuse.py), where the reports arrive (the controller under
+    browser checks reused (tests/page_check_reuse.py), where the reports arrive (the controller under
     pytest-xdist), so the figures are the run's."""
-    reused = browser_reuse_summary(terminalreporter.stats.get("passed", []))
+    reused = page_check_reuse_summary(terminalreporter.stats.get("passed", []))
     if reused:
         terminalreporter.write_line(reused)
     runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])

@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from browser_reuse import PageChecks
+from page_check_reuse import PageChecks
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -72,7 +72,7 @@ class Visit:
         self.server = server
         self.console_errors: list[str] = []
         self.outside: list[str] = []
-        self.fetched: list[str] = []  # every URL of the site requested (tests/browser_reuse.py keys on them)
+        self.fetched: list[str] = []  # every URL of the site requested (tests/page_check_reuse.py keys on them)
         self.context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900},
                                            service_workers="block")
         self.context.route("**/*", self._route)

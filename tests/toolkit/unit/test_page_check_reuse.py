@@ -1,18 +1,18 @@
-"""tests/browser_reuse.py: a page check is reused only while the page and every site file it
+"""tests/page_check_reuse.py: a page check is reused only while the page and every site file it
 loaded have the bytes they had when it passed, for the same test code; FRESH=1 and CI check all."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-import browser_reuse
+import page_check_reuse
 import pytest
-from browser_reuse import PageChecks
+from page_check_reuse import PageChecks
 
 
 @pytest.fixture
 def site(tmp_path, monkeypatch):
-    monkeypatch.setattr(browser_reuse, "RECORDS", tmp_path / "records")
+    monkeypatch.setattr(page_check_reuse, "RECORDS", tmp_path / "records")
     monkeypatch.delenv("FRESH", raising=False)
     monkeypatch.delenv("CI", raising=False)
     root = tmp_path / "site"
@@ -42,7 +42,7 @@ def test_a_passed_check_is_reused_while_nothing_it_loaded_changed(site, monkeypa
     first.passed("blog/index.html", LOADED, {"formulas": 3})
     again = checks(site)
     assert again.reused("blog/index.html") == {"formulas": 3}
-    assert again.request.node.user_properties == [(browser_reuse.PROPERTY, "blog/index.html")]
+    assert again.request.node.user_properties == [(page_check_reuse.PROPERTY, "blog/index.html")]
     assert "1 of 1 pages reused" in again.note()
 
     (root / "search" / "search_index.json").write_text('{"docs": []}', encoding="utf-8")  # not drawn by a check

@@ -1,29 +1,31 @@
-"""A browser check of a built page is reused while nothing it loaded changed.
+"""A check of a built page is reused while nothing it read changed.
 
 The page checks of tests/journal/browser/ (axe, phones, formulas, every page)
-load each built page in Chromium, one page after another. After an edit of one
-entry, one page of the site has other bytes; the others would be checked again
-for nothing. So each passing check of one page is recorded under a key of
-everything that can change its result:
+load each built page in Chromium; tests/journal/test_downloads.py runs each
+entry's downloads. After an edit of one entry, one page of the site has other
+bytes; the others would be checked again for nothing. So each passing check of
+one page is recorded under a key of everything that can change its result:
 
-- the test's own code: its module, the browser fixtures (tests/conftest.py,
+- the test's own code: its module, the fixtures (tests/conftest.py,
   tests/journal/browser/conftest.py) and this file; the test's id (its
-  parameters: palette, width);
+  parameters: palette, width); what else the test names (``key_also``: the
+  whole math font the formulas are compared with, the toolkit's code the
+  downloads are made and compared with);
 - the Chromium version, the Python version and every installed distribution
-  (Playwright, axe-core's package, Pillow among them);
-- the page's HTML and every file of the site the browser fetched while
-  checking it (stylesheets, scripts, fonts, images), byte for byte. The one
-  file left out is Material's search index (``search/search_index.json``),
-  which its search worker fetches on every page and which every edit changes:
-  the checks never search, and the search test (tests/journal/browser/test_site.py),
-  which is never reused, loads it.
+  (Playwright, axe-core's package, Pillow, PyTorch among them);
+- the page and every file the check read, byte for byte: for a browser check
+  every file of the site the browser fetched (stylesheets, scripts, fonts,
+  images). The one file left out is Material's search index
+  (``search/search_index.json``), which its search worker fetches on every page
+  and every edit changes: the checks never search, and the search test
+  (tests/journal/browser/test_site.py), which is never reused, loads it.
 
 A check is reused only when its record names the same files with the same
 bytes. ``FRESH=1`` and ``CI`` check every page. The records are small files in
-.cache/test-results/browser/ (one per passing check, written atomically, so
+.cache/test-results/pages/ (one per passing check, written atomically, so
 pytest-xdist workers never share one); `make clean` removes them. A test that
-reused pages says so in its result, and the run prints one line
-(tests/conftest.py): ``browser: N of M page checks reused ...; FRESH=1 re-runs them``.
+reused pages says so in its output, and the run prints one line
+(tests/conftest.py): ``reused: N page checks of T tests ...; FRESH=1 re-runs them``.
 """
 
 from __future__ import annotations
@@ -40,11 +42,11 @@ from urllib.parse import unquote, urlsplit
 from journal_tools.readers.settings import env_flag
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORDS = ROOT / ".cache" / "test-results" / "browser"
+RECORDS = ROOT / ".cache" / "test-results" / "pages"
 # Fetched by Material on every page for its search box, changed by every edit; never drawn by a page check.
 NOT_KEYED = ("search/search_index.json",)
 _CODE = (ROOT / "tests" / "conftest.py", ROOT / "tests" / "journal" / "browser" / "conftest.py", Path(__file__))
-PROPERTY = "browser_reused"  # user property of a test's report, once per reused page: its path
+PROPERTY = "page_check_reused"  # user property of a test's report, once per reused page: its path
 
 
 def _sha(data: bytes) -> str:
@@ -65,7 +67,7 @@ def fresh() -> bool:
 class PageChecks:
     """The records of one test: ``reused(rel)`` before checking a page, ``passed(rel, ...)`` after."""
 
-    def __init__(self, request, site: Path, prefix: str, browser_version: str):
+    def __init__(self, request, site: Path, prefix: str = "/", browser_version: str = ""):
         self.request, self.site, self.prefix = request, site, prefix
         code = b"".join(p.read_bytes() for p in (Path(request.path), *_CODE))
         self.test_key = _sha(b"\0".join([code, request.node.nodeid.encode(), browser_version.encode(),
@@ -131,10 +133,10 @@ class PageChecks:
 
 
 def summary(reports) -> str | None:
-    """The run's one line on reused browser checks, from the tests' reports (the controller's under xdist)."""
+    """The run's one line on reused page checks, from the tests' reports (the controller's under xdist)."""
     reused = sum(k == PROPERTY for report in reports for k, _ in report.user_properties)
     tests = sum(any(k == PROPERTY for k, _ in report.user_properties) for report in reports)
     if not reused:
         return None
-    return (f"browser: {reused} page checks of {tests} tests reused (the page and every file it loaded are unchanged "
-            "since they passed); FRESH=1 re-runs them")
+    return (f"reused: {reused} page checks of {tests} tests (the page and every file the check read are unchanged "
+            "since it passed); FRESH=1 re-runs them")
