@@ -11,6 +11,7 @@ output of the page. A failure names the download's file and line and the page's.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,10 @@ def test_downloads_print_what_the_page_shows(built, request, name):
         return
     made, page = _made(built, name)
     stem = built.site / "downloads" / name[:-3]
-    problems = script_problems(stem.with_suffix(".py"), made, page) + notebook_problems(stem.with_suffix(".ipynb"), made, page)
+    # The script's own process runs while the notebook's kernel does: each is still a fresh one.
+    with ThreadPoolExecutor(1) as pool:
+        script_run = pool.submit(script_problems, stem.with_suffix(".py"), made, page)
+        notebook_run = notebook_problems(stem.with_suffix(".ipynb"), made, page)
+    problems = script_run.result() + notebook_run
     assert not problems, "\n".join(problems)
     checks.passed(script, [notebook, *_read_by_the_check(built, name)])
