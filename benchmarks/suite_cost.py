@@ -27,7 +27,7 @@ EDIT_GOAL = 30.0   # seconds wall: `make test` after one entry edit
 FULL_GOAL = 180.0  # seconds wall: `CI=true make test`
 _IGNORE = shutil.ignore_patterns(".venv", ".git", "site", ".pytest_cache", "__pycache__", "*.pyc", ".ruff_cache", "test-results")
 REUSED = re.compile(r"^toolkit: .* inputs unchanged; FRESH=1 re-runs them$", re.M)
-REUSE_LINES = re.compile(r"^(?:toolkit|browser): .*$", re.M)
+REUSE_LINES = re.compile(r"^(?:toolkit|reused): .*$", re.M)
 
 
 def copy_repository(dest: Path) -> Path:
