@@ -14,6 +14,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import download_check
 import pytest
 from download_check import notebook_problems, script_problems
 from mkdocs.utils import meta as mkdocs_meta
@@ -74,6 +75,7 @@ def test_downloads_print_what_the_page_shows(built, request, name):
     is one failure here beside the page's own, not one per file. Reused while the downloads and
     everything they are compared with are unchanged since it passed (tests/page_check_reuse.py)."""
     checks = PageChecks(request, built.site.parent)
+    checks.key_also(Path(download_check.__file__).read_bytes())  # the runner and the comparison
     script, notebook = f"site/downloads/{name[:-3]}.py", f"site/downloads/{name[:-3]}.ipynb"
     if checks.reused(script) is not None:
         print(f"\n{name}: downloads{checks.note()}")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -149,6 +150,7 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page
     pages = _math_pages(built)
     assert pages, "no built page holds <math>: the comparison ran on nothing"
     page_checks.key_also(b"".join(full_font[k] for k in sorted(full_font)))  # the oracle is not a file of the site
+    page_checks.key_also(Path(fonts.__file__).read_bytes() + Path(site_assets.__file__).read_bytes())  # the URLs matched
     count, drawn_pages = 0, []
     for rel in pages:
         recorded = page_checks.reused(rel)
