@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(r)
     rows += step(9, "make serve at any journal size: first request, saves",
                  lambda: incremental.measure(project, out, plan["incremental_entries"], plan["incremental_repeats"])) or []
-    r = step(10, "make test: after one entry edit, and FRESH=1", lambda: suite_cost.measure(out))
+    r = step(10, "make test: CI=true, then after one entry edit", lambda: suite_cost.measure(out))
     if r:
         rows.append(r)
     r = step(11, "make serve: save the fix of a hung block", lambda: serve_hang.measure(project, plan["hang_repeats"]))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from page_check_reuse import summary as page_check_reuse_summary
 from prerequisites import require
 from toolkit_reuse import ToolkitReuse
 
@@ -57,8 +58,12 @@ def browser():
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How many generated pages the fuzz test ran (tests/toolkit/unit/test_fuzz_pages.py), where
-    the reports arrive (the controller under pytest-xdist), so the figure is the run's."""
+    """How many generated pages the fuzz test ran (tests/toolkit/unit/test_fuzz_pages.py), and the
+    browser checks reused (tests/page_check_reuse.py), where the reports arrive (the controller under
+    pytest-xdist), so the figures are the run's."""
+    reused = page_check_reuse_summary(terminalreporter.stats.get("passed", []))
+    if reused:
+        terminalreporter.write_line(reused)
     runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
             if any(key == "fuzz_examples" for key, _ in r.user_properties)]
     if runs:

@@ -11,11 +11,14 @@ output of the page. A failure names the download's file and line and the page's.
 from __future__ import annotations
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import download_check
 import pytest
 from download_check import notebook_problems, script_problems
 from mkdocs.utils import meta as mkdocs_meta
+from page_check_reuse import PageChecks
 
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.parse import parse_page
@@ -56,11 +59,33 @@ def test_entry_links_its_downloads_next_to_the_badge(built, name):
     assert (built.site / "downloads" / f"{stem}.ipynb").read_text(encoding="utf-8") == made.notebook
 
 
+def _read_by_the_check(built, name: str) -> list[str]:
+    """What the comparison reads besides the downloads, relative to the build's folder: the
+    sources the downloads and the page's steps are made from (the entry, every snippet, the
+    settings, the pins) and the toolkit's code that makes and compares them."""
+    folder = built.site.parent
+    return [f"project/docs/blog/posts/{name}", "project/mkdocs.yml", "project/requirements.txt",
+            *sorted(p.relative_to(folder).as_posix() for top in ("snippets", "journal_tools")
+                    for p in (built.project / top).rglob("*") if p.is_file() and "__pycache__" not in p.parts)]
+
+
 @pytest.mark.parametrize("name", ENTRIES)
-def test_downloads_print_what_the_page_shows(built, name):
+def test_downloads_print_what_the_page_shows(built, request, name):
     """The script and the notebook in one test: a wrong output on the page (or a changed snippet)
-    is one failure here beside the page's own, not one per file."""
+    is one failure here beside the page's own, not one per file. Reused while the downloads and
+    everything they are compared with are unchanged since it passed (tests/page_check_reuse.py)."""
+    checks = PageChecks(request, built.site.parent)
+    checks.key_also(Path(download_check.__file__).read_bytes())  # the runner and the comparison
+    script, notebook = f"site/downloads/{name[:-3]}.py", f"site/downloads/{name[:-3]}.ipynb"
+    if checks.reused(script) is not None:
+        print(f"\n{name}: downloads{checks.note()}")
+        return
     made, page = _made(built, name)
     stem = built.site / "downloads" / name[:-3]
-    problems = script_problems(stem.with_suffix(".py"), made, page) + notebook_problems(stem.with_suffix(".ipynb"), made, page)
+    # The script's own process runs while the notebook's kernel does: each is still a fresh one.
+    with ThreadPoolExecutor(1) as pool:
+        script_run = pool.submit(script_problems, stem.with_suffix(".py"), made, page)
+        notebook_run = notebook_problems(stem.with_suffix(".ipynb"), made, page)
+    problems = script_run.result() + notebook_run
     assert not problems, "\n".join(problems)
+    checks.passed(script, [notebook, *_read_by_the_check(built, name)])

@@ -1,4 +1,5 @@
-"""Clean ``mkdocs build --strict`` runs, one after another, each in a new process (for test_serve_equivalence).
+"""Clean ``mkdocs build --strict`` runs, one after another, each in a new process
+(tests/journal_site.py's ``mkdocs_build``, test_serve_equivalence).
 
 Starting Python and importing MkDocs, Material, the RSS plugin and the journal
 plugin costs more than a build of the fixture journal. This process imports
@@ -9,12 +10,15 @@ clean as ``mkdocs build`` in a new process, without paying the imports again.
 
 Run as ``python clean_builds.py <project>`` (its journal_tools is the one imported,
 as ``python -m mkdocs`` run there imports it). Protocol: one ``<config file>
-<site dir> <log file>`` line on stdin per build (tab-separated); one ``ok`` or
-``failed`` line on stdout for each.
+<site dir> <log file> [<options>]`` line on stdin per build (tab-separated;
+options: JSON, ``quiet`` for ``-q``, ``env`` for the build's environment); one
+``ok`` or ``failed <exit code>`` line on stdout for each. The log holds what the
+command line prints (stdout and stderr), click's own error messages included.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 
@@ -31,7 +35,7 @@ def _preload() -> None:
     import journal_tools.mkdocs_plugin.plugin  # noqa: F401
 
 
-def _build(config: str, site: str, log: str) -> int:
+def _build(config: str, site: str, log: str, quiet: bool = True, env: dict | None = None) -> int:
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -40,11 +44,13 @@ def _build(config: str, site: str, log: str) -> int:
             os.dup2(fd, 1)
             os.dup2(fd, 2)
             os.chdir(os.path.dirname(config))  # as `mkdocs build` run beside the config file
+            if env is not None:
+                os.environ.clear()
+                os.environ.update(env)
             from mkdocs.__main__ import cli
 
-            try:
-                cli.main(args=["build", "--strict", "-q", "-f", config, "-d", site], standalone_mode=False)
-                code = 0
+            try:  # click reports errors as the command line does, then exits with its code
+                cli.main(args=["build", "--strict", *(["-q"] if quiet else []), "-f", config, "-d", site])
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 1
         except BaseException:  # noqa: BLE001 - the log holds the traceback
@@ -64,8 +70,9 @@ def main(project: str) -> None:
     sys.path.insert(0, project)  # as `python -m mkdocs` run there: the project's journal_tools first
     _preload()
     for line in sys.stdin:
-        config, site, log = line.rstrip("\n").split("\t")
-        print("ok" if _build(config, site, log) == 0 else "failed", flush=True)
+        config, site, log, *options = line.rstrip("\n").split("\t")
+        code = _build(config, site, log, **(json.loads(options[0]) if options else {}))
+        print("ok" if code == 0 else f"failed {code}", flush=True)
 
 
 if __name__ == "__main__":

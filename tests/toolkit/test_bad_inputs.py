@@ -3,11 +3,12 @@ fixture journal (tests/toolkit/fixtures/journal, built with its own mkdocs.yml a
 journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would run must
 fail with a message naming the file (and the line, where there is one).
 
-Build-level faults run `mkdocs build --strict` on the copy; page-level faults
-run the page doc-tests (`python -m pytest docs/...` in the copy), all planted
-pages in one run. To keep builds short, the copies used for faults unrelated
-to notebooks do not execute notebooks (`execute: false`); the notebook fault
-runs them. Each build fault also says which page test reports it, if any
+Build-level faults run `mkdocs build --strict` on a copy holding every mistake
+of one build stage: the build reports them all (journal_tools/core/mistakes.py),
+and each kind's test checks its own message in that one build's list. Page-level
+faults run the page doc-tests (`python -m pytest docs/...` in a copy), all planted
+pages in one run. To keep builds short, only the render stage's copy executes
+notebooks. Each build fault also says which page test reports it, if any
 (what tests/journal/test_site_build.py::test_docs_build uses to report a mistake once).
 
 The mistakes that stop the build of the whole site, or break a file every
@@ -21,9 +22,11 @@ The first line of each message is printed (`pytest -s` shows them).
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -66,31 +69,138 @@ def first_line_naming(output: str, needle: str) -> str:
     return ""
 
 
-def build_fails_naming(root: Path, tmp_path: Path, where: str, reported_by: str | None = None) -> str:
-    """Build the copy; it must fail with ``where`` (path or path:line) in a line of its output,
-    first of its problems, and the page test ``reported_by`` (a node id, or None) must report it."""
-    proc = mkdocs_build(root, tmp_path / "site")
-    output = proc.stdout
-    assert proc.returncode != 0, f"the build passed with the fault planted:\n{output}"
-    line = first_line_naming(output, where)
-    assert line, f"{where!r} named nowhere in the build's output:\n{output}"
-    problem = build_problem(output, root)
-    assert where in problem, (problem, output)
-    assert reporting_page_test(problem, root) == reported_by, problem
-    print(f"\n[bad input] {line}")
-    return line
-
-
 def line_of(text: str, needle: str) -> int:
     return text[: text.index(needle)].count("\n") + 1
 
 
 # --------------------------------------------------------------------------
-# Build-level faults (mkdocs build --strict)
+# Build-level faults (mkdocs build --strict): every mistake a build stage reports,
+# planted together in one copy and checked in the one build's list
+# (journal_tools/core/mistakes.py), as clang's -verify checks many expected
+# diagnostics of one compile. A build stops at the first stage with mistakes,
+# so there is one copy per stage: mkdocs.yml (MkDocs stops loading it), the
+# source checks (before the blog reads the posts), the render (formulas,
+# citations, notebook cells, links; notebooks executed) and the BibTeX file
+# (while it is broken no citation can be checked against it).
+
+
+@dataclass(frozen=True)
+class Planted:
+    """One mistake: the file planted (``text``: its whole text), where the build must name it, what it says."""
+
+    rel: str
+    text: str
+    needle: str  # the reported line is the first line holding this text
+    says: tuple[str, ...]  # also on that message's line
+    reported_by: str | None  # the page test that reports it (reporting_page_test), "" for the file's own ::page etc.
+
+    @property
+    def where(self) -> str:
+        return f"{self.rel}:{line_of(self.text, self.needle)}:"
+
+
+POSTS = "docs/blog/posts"
+SOURCE_STAGE = {
+    "entry without date": Planted(f"{POSTS}/2030-01-01-no-date.md", post("categories:\n  - Attention\n"),
+                                  "---", ("post has no date",), "page"),
+    "malformed date": Planted(f"{POSTS}/2030-01-02-bad-date.md", post("date: 2026-13-45\ncategories:\n  - Attention\n"),
+                              "date:", ("2026-13-45",), "page"),
+    "category outside the allow list": Planted(f"{POSTS}/2030-01-03-bad-category.md",
+                                               post(f"date: {POST_DATE}\ncategories:\n  - Transformers\n"),
+                                               "  - Transformers", ("Transformers",), "page"),
+    "include of a missing snippet": Planted(f"{POSTS}/2030-01-04-missing-include.md",
+                                            post(VALID_FRONT, '```python\n--8<-- "no_such_module.py"\n```'),
+                                            "--8<--", ("no_such_module.py",), "page"),
+    "include escaping snippets/": Planted(f"{POSTS}/2030-01-05-escaping-include.md",
+                                          post(VALID_FRONT, '```python\n--8<-- "../mkdocs.yml"\n```'),
+                                          "--8<--", ("../mkdocs.yml",), "page"),
+}
+# a three-line display formula, the unknown command on its second line: the build names that line
+TEX = "# Planted\n\nFine $x$.\n\n$$\na + b \\\\\n\\frac{a}{2} + \\nosuchcommand{x} \\\\\nc\n$$\n"
+RENDER_STAGE = {
+    "malformed TeX": Planted("docs/planted-tex.md", TEX, "nosuchcommand",
+                             ("\\nosuchcommand", 'Unknown command "\\nosuchcommand"'), "render"),
+    "second page with malformed TeX": Planted("docs/planted-tex-b.md", "# Planted\n\nBroken $\\frac{a}{$ here.\n",
+                                              "Broken", ("bad TeX",), "render"),
+    "unknown citation key": Planted("docs/planted-cite.md", "# Cites\n\nKnown [@raschka2024].\n\n"
+                                    "Unknown [@vaswani2017; @rashka2024, ch. 3].\n", "@rashka2024",
+                                    ("unknown citation key 'rashka2024'", "did you mean 'raschka2024'?"), "render"),
+    "notebook cell that raises": Planted("docs/notebooks/planted_fault.py",
+                                         "# %% [markdown]\n# # Planted\n\n# %%\nx = 1\n\n# %%\ny = x / 0\n",
+                                         "y = x / 0", ("ZeroDivisionError",), "notebook"),
+    "broken internal link": Planted("docs/planted-link.md", "# Planted\n\nSee [the missing page](no-such-page.md).\n",
+                                    "no-such-page", ("Doc file 'planted-link.md' contains a link", "no-such-page.md"), None),
+}
+
+
+class Build:
+    """One build of a copy with mistakes planted: its output and its located messages."""
+
+    def __init__(self, root: Path, site: Path):
+        self.root = root
+        proc = mkdocs_build(root, site)
+        self.returncode, self.output = proc.returncode, proc.stdout
+
+    def message(self, where: str) -> str:
+        """The build's message starting with ``where``; the build must have failed."""
+        assert self.returncode != 0, f"the build passed with the faults planted:\n{self.output}"
+        for line in self.output.splitlines():
+            m = re.match(r"^(?:(?:ERROR|WARNING)\s+-\s+)?(?P<msg>\S+:\d+: .*)$", line.strip())
+            if m and m["msg"].startswith(where):
+                return m["msg"]
+        raise AssertionError(f"{where!r} named nowhere in the build\'s output:\n{self.output}")
+
+    def check(self, mistake: Planted) -> str:
+        """The mistake's message: at its line, saying what it must, reported by its page test."""
+        message = self.message(mistake.where)
+        for said in mistake.says:
+            assert said in message, (said, message)
+        expected = f"{mistake.rel}::{mistake.reported_by}" if mistake.reported_by else None
+        assert reporting_page_test(message, self.root) == expected, (message, self.output)
+        print(f"\n[bad input] {message}")
+        return message
+
+
+def planted_build(pristine: Path, folder: Path, mistakes: dict[str, Planted], *, run_notebooks: bool = False) -> Build:
+    root = project_copy(pristine, folder / "p", run_notebooks=run_notebooks)
+    for mistake in mistakes.values():
+        plant(root, mistake.rel, mistake.text)
+    return Build(root, folder / "site")
+
+
+@pytest.fixture(scope="module")
+def source_build(pristine, tmp_path_factory) -> Build:
+    return planted_build(pristine, tmp_path_factory.mktemp("source-stage"), SOURCE_STAGE)
+
+
+@pytest.fixture(scope="module")
+def render_build(pristine, tmp_path_factory) -> Build:
+    return planted_build(pristine, tmp_path_factory.mktemp("render-stage"), RENDER_STAGE, run_notebooks=True)
+
+
+@pytest.mark.parametrize("kind", SOURCE_STAGE)
+def test_source_mistake_named_at_its_line(source_build, kind):
+    source_build.check(SOURCE_STAGE[kind])
+
+
+@pytest.mark.parametrize("kind", RENDER_STAGE)
+def test_render_mistake_named_at_its_line(render_build, kind):
+    render_build.check(RENDER_STAGE[kind])
+
+
+def test_one_build_names_every_mistake_of_its_stage(source_build, render_build):
+    """Each stage's build reports all its mistakes in one error, in page order, the count at the end;
+    the first line (what test_docs_build shows) is the first mistake\'s."""
+    for build, mistakes in ((source_build, SOURCE_STAGE), (render_build, RENDER_STAGE)):
+        errors = [m for m in mistakes.values() if m.reported_by]  # a broken link is a warning, not in the count
+        files = len({m.rel for m in errors})
+        assert f"({len(errors)} mistakes in {files} files, found in one build)" in build.output, build.output
+    first = min(SOURCE_STAGE.values(), key=lambda m: m.rel)
+    assert build_problem(source_build.output, source_build.root).startswith(first.where), source_build.output
 
 
 def test_unknown_plugin_option_in_mkdocs_yml(pristine, tmp_path):
-    """MkDocs names the option, not the line: the report starts with mkdocs.yml's line."""
+    """MkDocs names the option, not the line: the report starts with mkdocs.yml\'s line."""
     root = project_copy(pristine, tmp_path / "p")
     config = root / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
@@ -106,117 +216,21 @@ def test_unknown_plugin_option_in_mkdocs_yml(pristine, tmp_path):
     print(f"\n[bad input] {problem}")
 
 
-def test_entry_without_date(pristine, tmp_path):
-    root = project_copy(pristine, tmp_path / "p")
-    rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("categories:\n  - Attention\n"))
-    build_fails_naming(root, tmp_path, f"{rel}:1: post has no date", f"{rel}::page")
-
-
-def test_malformed_date(pristine, tmp_path):
-    root = project_copy(pristine, tmp_path / "p")
-    rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("date: 2026-13-45\ncategories:\n  - Attention\n"))
-    line = build_fails_naming(root, tmp_path, f"{rel}:2:", f"{rel}::page")
-    assert "2026-13-45" in line
-
-
-def test_category_outside_allow_list(pristine, tmp_path):
-    root = project_copy(pristine, tmp_path / "p")
-    rel = plant(root, "docs/blog/posts/2030-01-01-planted.md",
-                post(f"date: {POST_DATE}\ncategories:\n  - Transformers\n"))
-    line = build_fails_naming(root, tmp_path, f"{rel}:4:", f"{rel}::page")
-    assert "Transformers" in line
-
-
-def test_broken_internal_link(pristine, tmp_path):
-    root = project_copy(pristine, tmp_path / "p")
-    rel = plant(root, "docs/planted-link.md", "# Planted\n\nSee [the missing page](no-such-page.md).\n")
-    line = build_fails_naming(root, tmp_path, f"{rel}:3: Doc file 'planted-link.md' contains a link")
-    assert "no-such-page.md" in line
-
-
-def test_malformed_tex(pristine, tmp_path):
-    root = project_copy(pristine, tmp_path / "p")
-    # a three-line display formula, the unknown command on its second line: the build names that line
-    text = "# Planted\n\nFine $x$.\n\n$$\na + b \\\\\n\\frac{a}{2} + \\nosuchcommand{x} \\\\\nc\n$$\n"
-    rel = plant(root, "docs/planted-tex.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'nosuchcommand')}:", f"{rel}::render")
-    assert "\\nosuchcommand" in line and 'Unknown command "\\nosuchcommand"' in line, line
-
-
-def test_one_build_names_every_mistake(pristine, tmp_path):
-    """Two bad posts stop the build at the source checks with both named; fixed, two bad formulas
-    on two pages stop it after rendering with both named. The first line is the first mistake's."""
-    root = project_copy(pristine, tmp_path / "p")
-    no_date = plant(root, "docs/blog/posts/2030-01-01-planted.md", post("categories:\n  - Attention\n"))
-    category = plant(root, "docs/blog/posts/2030-01-02-planted.md", post(f"date: {POST_DATE}\ncategories:\n  - Transformers\n"))
-    proc = mkdocs_build(root, tmp_path / "site")
-    assert proc.returncode != 0, proc.stdout
-    assert build_problem(proc.stdout, root).startswith(f"{no_date}:1: post has no date"), proc.stdout
-    assert first_line_naming(proc.stdout, f"{category}:4:"), proc.stdout
-    assert "(2 mistakes in 2 files, found in one build)" in proc.stdout, proc.stdout
-
-    plant(root, no_date, post(VALID_FRONT))
-    plant(root, category, post(VALID_FRONT))
-    tex = "# Planted\n\nBroken $\\frac{a}{$ here.\n"
-    first, second = plant(root, "docs/planted-tex-a.md", tex), plant(root, "docs/planted-tex-b.md", tex)
-    proc = mkdocs_build(root, tmp_path / "site")
-    assert proc.returncode != 0, proc.stdout
-    problems = [first_line_naming(proc.stdout, f"{rel}:3:") for rel in (first, second)]
-    assert all(problems) and "(2 mistakes in 2 files, found in one build)" in proc.stdout, proc.stdout
-    assert build_problem(proc.stdout, root).startswith(f"{first}:3:"), proc.stdout
-    print(f"\n[bad input] {problems}")
-
-
-def test_unknown_citation_key(pristine, tmp_path, page_run):
-    root = project_copy(pristine, tmp_path / "p")
-    text, needle = PAGES["cites-unknown.md"]
-    rel = plant(root, "docs/planted-cite.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, needle)}: unknown citation key 'rashka2024'",
-                              f"{rel}::render")
-    assert "did you mean 'raschka2024'?" in line
-    page_run.fails_naming("cites-unknown.md")
-
-
 def test_bibtex_syntax_error(pristine, tmp_path):
     root = project_copy(pristine, tmp_path / "p")
     bib = root / "docs" / "references.bib"
     text = bib.read_text(encoding="utf-8").replace("  publisher = {Manning},", "  publisher {Manning},", 1)
     bib.write_text(text, encoding="utf-8")
-    line = build_fails_naming(root, tmp_path, f"docs/references.bib:{line_of(text, 'publisher {')}: ",
-                              "docs/references.bib::bibliography")
-    assert "BibTeX syntax error: '=' expected" in line
+    build = Build(root, tmp_path / "site")
+    build.check(Planted("docs/references.bib", text, "publisher {", ("BibTeX syntax error: '=' expected",), "bibliography"))
 
 
-def test_notebook_cell_that_raises(pristine, tmp_path):
-    config = (pristine / "mkdocs.yml").read_text(encoding="utf-8")
-    if "mkdocs-jupyter" not in config:
-        pytest.skip("mkdocs.yml has no mkdocs-jupyter plugin: notebooks are not built")
-    root = project_copy(pristine, tmp_path / "p", run_notebooks=True)
-    text = "# %% [markdown]\n# # Planted\n\n# %%\nx = 1\n\n# %%\ny = x / 0\n"
-    rel = plant(root, "docs/notebooks/planted_fault.py", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, 'y = x / 0')}:", f"{rel}::notebook")
-    assert "ZeroDivisionError" in line
+# The same include and citation faults fail the page doc-tests too (page_run below).
 
 
-# Include faults: the build names page and line (journal_tools/core/validate.py)
-# and so do the page doc-tests (see page_run below).
-
-
-def test_include_of_missing_snippet(pristine, tmp_path, page_run):
-    root = project_copy(pristine, tmp_path / "p")
-    text = post(VALID_FRONT, '```python\n--8<-- "no_such_module.py"\n```')
-    rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", text)
-    build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:", f"{rel}::page")
-    page_run.fails_naming("missing-include.md")
-
-
-def test_include_escaping_snippets(pristine, tmp_path, page_run):
-    root = project_copy(pristine, tmp_path / "p")
-    text = post(VALID_FRONT, '```python\n--8<-- "../mkdocs.yml"\n```')
-    rel = plant(root, "docs/blog/posts/2030-01-01-planted.md", text)
-    line = build_fails_naming(root, tmp_path, f"{rel}:{line_of(text, '--8<--')}:", f"{rel}::page")
-    assert "../mkdocs.yml" in line
-    page_run.fails_naming("escaping-include.md")
+@pytest.mark.parametrize("name", ["missing-include.md", "escaping-include.md", "cites-unknown.md"])
+def test_page_test_names_the_fault_too(page_run, name):
+    page_run.fails_naming(name)
 
 
 # --------------------------------------------------------------------------

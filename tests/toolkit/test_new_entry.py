@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from journal_site import fixture_project, heading_text, without_notebook_execution
+from journal_site import fixture_project, heading_text, junit_outcomes, without_notebook_execution
 from pytest_codeblocks import extract_from_buffer
 
 from journal_tools.commands import new_entry
@@ -219,21 +219,6 @@ def test_any_one_existing_file_blocks_all_three(project, which):
     assert snapshot(project) == before
 
 
-@pytest.mark.slow
-def test_generated_snippet_test_passes(project):
-    create_entry(project, TITLE, DATE)
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-         "-o", "addopts=", str(paths(project)[2])],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(project / "snippets")},
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 passed" in result.stdout
-
-
 def test_expected_output_is_what_the_included_code_prints(project):
     """Expand the page's includes as the build does, run its blocks, compare output."""
     page = create_entry(project, TITLE, DATE)[0]
@@ -249,24 +234,6 @@ def test_expected_output_is_what_the_included_code_prints(project):
     with contextlib.redirect_stdout(out):
         exec(block.code, {"__name__": "__main__"})
     assert block.expected_output == out.getvalue() == "[0.09, 0.2447, 0.6652]\n"
-
-
-@pytest.mark.slow
-def test_page_runs_under_the_page_doctest_plugin(project):
-    page = create_entry(project, TITLE, DATE)[0]
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-         "-o", "addopts=", "-p", "no:codeblocks",
-         "--rootdir", str(project),
-         str(page.relative_to(project))],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(project / "snippets")},
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "passed" in result.stdout and "failed" not in result.stdout
-    assert "executed 2 of 2 code blocks on 1 pages" in result.stdout  # the plugin came by entry point
 
 
 # --- the site builds with the new entry -------------------------------------------
@@ -309,8 +276,10 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
 
 
 # --- any title: the generated files pass lint, build and run -------------------------
+# (their snippet tests and page tests in ONE nested pytest run, fixture awkward_run)
 
 AWKWARD_TITLES = {
+    "plain": TITLE,
     "planted": "Planted entry for checks",
     "unicode": "Über Softmax — naïve 注意力 🚀",
     "digits-first": "2 heads beat 1: multi-head attention",
@@ -359,18 +328,40 @@ def test_generated_entries_build_with_their_titles(awkward):
     assert not missing, f"entries whose page does not show their title: {missing} (pages show {sorted(headings)})"
 
 
-@pytest.mark.slow
-def test_generated_tests_and_pages_pass(awkward):
-    """The snippet tests and the page doc-tests of every generated entry, in one run."""
+@pytest.fixture(scope="module")
+def awkward_run(awkward, tmp_path_factory) -> dict:
+    """The snippet tests and the page doc-tests of every generated entry, in one pytest run
+    (the page plugin loaded by its entry point, as `make test` loads it)."""
     root, created = awkward
     targets = [str(p.relative_to(root)) for paths in created.values() for p in paths if p.suffix == ".md" or p.name.startswith("test_")]
+    report = tmp_path_factory.mktemp("awkward-run") / "report.xml"
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", *targets],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", f"--junitxml={report}", *targets],
         cwd=root, capture_output=True, text=True,
         env={k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))},
     )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"executed {2 * len(AWKWARD_TITLES)} of {2 * len(AWKWARD_TITLES)} code blocks" in result.stdout, result.stdout
+    failed, errors, total = junit_outcomes(report) if report.is_file() else ([], [], 0)
+    return {"output": result.stdout + result.stderr, "returncode": result.returncode, "failed": failed,
+            "errors": errors, "total": total}
+
+
+@pytest.mark.slow
+def test_generated_snippet_tests_pass(awkward_run):
+    """Each generated snippet test (two tests per entry) passes, for every title."""
+    run = awkward_run
+    snippet_failures = [(name, line) for name, line in run["failed"] if "test_snippets" in name]
+    assert not snippet_failures and not run["errors"], run["output"]
+    assert "passed" in run["output"] and run["total"] >= 4 * len(AWKWARD_TITLES), run["output"]
+
+
+@pytest.mark.slow
+def test_generated_pages_pass_under_the_page_doctest_plugin(awkward_run):
+    """Every generated page runs its two blocks and passes; the plugin came by entry point."""
+    run = awkward_run
+    page_failures = [(name, line) for name, line in run["failed"] if "test_snippets" not in name]
+    assert not page_failures and not run["errors"], run["output"]
+    n = len(AWKWARD_TITLES)
+    assert f"executed {2 * n} of {2 * n} code blocks on {n} pages" in run["output"], run["output"]
 
 
 @pytest.mark.slow

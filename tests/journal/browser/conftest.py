@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from page_check_reuse import PageChecks
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -71,6 +72,7 @@ class Visit:
         self.server = server
         self.console_errors: list[str] = []
         self.outside: list[str] = []
+        self.fetched: list[str] = []  # every URL of the site requested (tests/page_check_reuse.py keys on them)
         self.context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900},
                                            service_workers="block")
         self.context.route("**/*", self._route)
@@ -89,6 +91,7 @@ class Visit:
     def _route(self, route):
         url = route.request.url
         if url.startswith(self.server.origin + "/") or url == self.server.origin:
+            self.fetched.append(url)
             route.continue_()
         else:
             self.outside.append(url)
@@ -110,3 +113,9 @@ def visit(browser, server):
     yield open_visit
     for v in visits:
         v.close()
+
+
+@pytest.fixture
+def page_checks(request, built, server, browser) -> PageChecks:
+    """The records of this test's passing page checks, reused while nothing a page loads changed."""
+    return PageChecks(request, built.site, server.prefix, browser.version)

@@ -52,7 +52,7 @@ def describe(violations: list[dict], where: str, max_nodes: int = 8) -> list[str
 
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_every_page_passes_axe(built, server, visit, scheme, width):
+def test_every_page_passes_axe(built, server, visit, page_checks, scheme, width):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
     assert "index.html" in pages
@@ -61,6 +61,9 @@ def test_every_page_passes_axe(built, server, visit, scheme, width):
     problems: list[str] = []
     counts: dict[str, int] = {}
     for rel in pages:
+        if page_checks.reused(rel) is not None:
+            continue
+        v.fetched.clear()
         response = v.page.goto(server.url(rel), wait_until="load")
         assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"
         v.page.evaluate("document.fonts.ready.then(() => true)")
@@ -71,6 +74,9 @@ def test_every_page_passes_axe(built, server, visit, scheme, width):
         for violation in found:
             counts[violation["id"]] = counts.get(violation["id"], 0) + len(violation["nodes"])
         problems += describe(found, f"{rel} ({scheme}, {width}px)")
+        if not found:
+            page_checks.passed(rel, v.fetched)
+    print(f"\naxe on {len(pages)} pages, {scheme}, {width}px{page_checks.note()}")
     assert not problems, (f"axe: {counts} (rule: nodes) over {len(pages)} pages, {scheme}, {width}px\n"
                           + "\n".join(problems))
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -90,14 +91,17 @@ def _math_pages(built) -> list[str]:
 
 
 def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, bytes] | None):
-    """{page: [(box, image of the formula)]} and the font URLs fetched, drawn with the served
-    font or (``full_font``) with the whole font answered at the same URLs."""
+    """{page: [(box, image of the formula)]}, the font URLs fetched and {page: URLs it loaded}, drawn
+    with the served font or (``full_font``) with the whole font answered at the same URLs."""
     fetched: list[str] = []
+    loaded: dict[str, list[str]] = {}
+    current = [""]
 
     def route(r):
         url = r.request.url
         if not url.startswith(server.origin + "/"):
             return r.abort()
+        loaded.setdefault(current[0], []).append(url)
         if full_font is not None and STYLESHEET.search(url):
             # The whole font drawn for every character it has: a character outside the
             # unicode-range the site declares is drawn by another font on the site.
@@ -118,6 +122,7 @@ def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, by
     drawn = {}
     try:
         for rel in pages:
+            current[0] = rel
             page.goto(server.url(rel), wait_until="load")
             page.evaluate(LOAD_MATH_FONT)
             boxes = page.evaluate(ISOLATE)
@@ -127,7 +132,7 @@ def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, by
                           for box in boxes if box["w"] > 0 and box["h"] > 0]
     finally:
         context.close()
-    return drawn, fetched
+    return drawn, fetched, loaded
 
 
 def _differs(served: Image.Image, full: Image.Image) -> str | None:
@@ -138,21 +143,31 @@ def _differs(served: Image.Image, full: Image.Image) -> str | None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_every_formula_draws_as_with_the_whole_font(built, server, browser, width):
+def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page_checks, width):
     full_font = _full_font_bytes(built.project)
     assert full_font, f"no installed math font under {fonts.package_dir(built.project)}: nothing to compare with"
     assert list((built.site / fonts.SITE_FONT_DIR).glob("*.woff*")), "the build served no math font"
     pages = _math_pages(built)
     assert pages, "no built page holds <math>: the comparison ran on nothing"
-    served, fetched_served = _draw(browser, server, pages, width, None)
-    whole, fetched_whole = _draw(browser, server, pages, width, full_font)
-    for label, fetched in (("served", fetched_served), ("whole", fetched_whole)):
-        assert fetched, (f"the browser fetched no math font URL with the {label} font: a local math font "
-                         "took over, so the drawings compare nothing")
-    out = built.site.parent / f"formula-diffs-{width}"
-    problems, count = [], 0
+    page_checks.key_also(b"".join(full_font[k] for k in sorted(full_font)))  # the oracle is not a file of the site
+    page_checks.key_also(Path(fonts.__file__).read_bytes() + Path(site_assets.__file__).read_bytes())  # the URLs matched
+    count, drawn_pages = 0, []
     for rel in pages:
+        recorded = page_checks.reused(rel)
+        if recorded is None:
+            drawn_pages.append(rel)
+        else:
+            count += recorded["formulas"]
+    served, fetched_served, loaded_served = _draw(browser, server, drawn_pages, width, None)
+    whole, fetched_whole, loaded_whole = _draw(browser, server, drawn_pages, width, full_font)
+    for label, fetched in (("served", fetched_served), ("whole", fetched_whole)):
+        assert fetched or not drawn_pages, (f"the browser fetched no math font URL with the {label} font: a local "
+                                            "math font took over, so the drawings compare nothing")
+    out = built.site.parent / f"formula-diffs-{width}"
+    problems = []
+    for rel in drawn_pages:
         assert len(served[rel]) == len(whole[rel]), f"{rel}: a different number of formulas was drawn"
+        before = len(problems)
         for i, ((box, a), (_, b)) in enumerate(zip(served[rel], whole[rel])):
             count += 1
             why = _differs(a, b)
@@ -162,6 +177,9 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, widt
                 a.save(out / f"{stem}-served.png")
                 b.save(out / f"{stem}-whole.png")
                 problems.append(f"{rel}: formula {i} ({box['text']!r}): {why}")
-    print(f"\n{count} formulas on {len(pages)} pages at {width} px drawn with the served and the whole font")
+        if len(problems) == before:
+            page_checks.passed(rel, loaded_served.get(rel, []) + loaded_whole.get(rel, []), {"formulas": len(served[rel])})
+    print(f"\n{count} formulas on {len(pages)} pages at {width} px drawn with the served and the whole font"
+          f"{page_checks.note()}")
     assert not problems, (f"{len(problems)} formulas at {width} px miss glyphs of the served math font "
                           f"(both drawings in {out}):\n" + "\n".join(problems))

@@ -62,7 +62,7 @@ def edge_contrast(png: bytes) -> tuple[float, float]:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit, scheme):
+def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit, page_checks, scheme):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
     v = visit(color_scheme=scheme)
@@ -70,6 +70,13 @@ def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(buil
     problems: list[str] = []
     overflowing = checked = 0
     for rel in pages:
+        recorded = page_checks.reused(rel)
+        if recorded is not None:
+            overflowing += recorded["overflowing"]
+            checked += recorded["checked"]
+            continue
+        v.fetched.clear()
+        before = (len(problems), overflowing, checked)
         v.page.goto(server.url(rel), wait_until="load")
         v.page.evaluate("document.fonts.ready.then(() => true)")
         sw, cw = v.page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
@@ -92,6 +99,9 @@ def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(buil
                 problems.append(f"{rel}: {kind} #{i} at scroll end: left edge {left:.0f} (want >= {SHADOW}), "
                                 f"right edge {right:.0f} (want <= {PLAIN}) grey levels from the middle")
             checked += 1
+        if len(problems) == before[0]:
+            page_checks.passed(rel, v.fetched, {"overflowing": overflowing - before[1], "checked": checked - before[2]})
+    print(f"\n{len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")
     assert overflowing and checked, f"no box scrolls sideways at {WIDTH}px on any page: nothing was checked"
     assert not problems, (f"{scheme}, {WIDTH}px ({overflowing} boxes scroll sideways, {checked} checked):\n"
                           + "\n".join(problems))

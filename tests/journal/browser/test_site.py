@@ -11,6 +11,7 @@ home page, each entry and each notebook page go to <build>/screenshots/.
 from __future__ import annotations
 
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -92,7 +93,7 @@ def screenshot_name(rel: str) -> str | None:
     return None
 
 
-def test_every_page_in_the_browser(built, server, visit):
+def test_every_page_in_the_browser(built, server, visit, page_checks):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()]
     assert "index.html" in pages
     shots = built.site / "screenshots"
@@ -102,8 +103,20 @@ def test_every_page_in_the_browser(built, server, visit):
     totals = {"maths": 0, "imgs": 0, "svgs": 0}
     v = visit()
     for rel in pages:
+        name = screenshot_name(rel)
+        kept = page_checks.record_path(rel).with_suffix(".png")
+        recorded = page_checks.reused(rel) if not name or kept.is_file() else None
+        if recorded is not None:  # its screenshot is kept with its record
+            for key in totals:
+                totals[key] += recorded[key]
+            if name:
+                shutil.copy2(kept, shots / name)
+                taken.append(name)
+            continue
         v.console_errors.clear()
         v.outside.clear()
+        v.fetched.clear()
+        before = len(problems)
         response = v.page.goto(server.url(rel), wait_until="load")
         if response is None or not response.ok:
             problems.append(f"{rel}: HTTP {response.status if response else 'no response'}")
@@ -112,17 +125,21 @@ def test_every_page_in_the_browser(built, server, visit):
         result = v.page.evaluate(CHECK_PAGE)
         for key in totals:
             totals[key] += result[key]
+        counts = {key: result[key] for key in totals}
         problems += [f"{rel}: {p}" for p in result["problems"]]
         v.page.wait_for_load_state("networkidle")
         problems += [f"{rel}: {e}" for e in v.console_errors]
         # (Material caches what it fetches per browser session: a request made
         # once for the whole site shows up on the first page loaded.)
         problems += [f"{rel}: request to another host (aborted): {u}" for u in v.outside]
-        name = screenshot_name(rel)
         if name:
             v.page.screenshot(path=str(shots / name), full_page=True)
             taken.append(name)
-    print(f"\n{len(pages)} pages checked ({totals['maths']} <math>, {totals['imgs']} <img>, "
+        if len(problems) == before:
+            page_checks.passed(rel, v.fetched, counts)
+            if name:
+                shutil.copy2(shots / name, kept)
+    print(f"\n{len(pages)} pages checked{page_checks.note()} ({totals['maths']} <math>, {totals['imgs']} <img>, "
           f"{totals['svgs']} figure <svg>); screenshots in {shots}: {', '.join(taken)}")
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
     assert totals["maths"] > 0, "no <math> on any page: math checks ran on nothing"
