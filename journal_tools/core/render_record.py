@@ -1,4 +1,11 @@
-"""Render checks that passed, remembered by what they read, so an unchanged page is not rendered again.
+"""Page checks that passed, remembered by what they read, so an unchanged page is not checked again.
+
+Two kinds use it: the render check of a page (below), and a page's whole test
+(its render check and every code block), keyed on the page digest
+(``verified.page_digest``: the page, its includes, the snippets its code
+imports, requirements.txt) with the installed PyTorch, the toolkit's code and
+the library versions: after a one-entry edit, ``make test`` runs that entry's
+code and not the others'. The pytest plugin says in one line how many it reused.
 
 A page's render check (``render_check.check_render``) is a function of the page with
 its snippet includes, the site's Markdown settings, the BibTeX file, and the
@@ -26,6 +33,7 @@ from journal_tools.core.settings import Settings, env_flag
 __all__ = ["RenderChecks"]
 
 FOLDER = "render-checks"
+RUNS_FOLDER = "page-runs"  # whole page tests: render check and code
 # The libraries a render goes through: their versions are part of every key.
 VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "pybtex", "journal-tools")
 PACKAGE = Path(__file__).resolve().parents[1]  # journal_tools/
@@ -36,13 +44,14 @@ def _hasher():
 
 
 class RenderChecks:
-    """The passed render checks of a session's project (``settings.cache_dir / render-checks``)."""
+    """The passed checks of one kind of a session's project (``settings.cache_dir / folder``); ``versioned``:
+    more distributions whose versions are part of every key (PyTorch, for the code a page runs)."""
 
-    def __init__(self, settings: Settings, *, enabled: bool | None = None):
-        self.folder = settings.cache_dir / FOLDER
+    def __init__(self, settings: Settings, *, enabled: bool | None = None, folder: str = FOLDER, versioned: tuple = ()):
+        self.folder = settings.cache_dir / folder
         self.enabled = not (env_flag("FRESH") or env_flag("CI")) if enabled is None else enabled
         h = _hasher()
-        for name in VERSIONED:
+        for name in VERSIONED + versioned:
             try:
                 h.update(f"{name}={metadata.version(name)}\n".encode())
             except metadata.PackageNotFoundError:

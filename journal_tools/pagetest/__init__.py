@@ -53,7 +53,7 @@ from journal_tools.core.notebook import Notebook, check_notebook_math, read_note
 from journal_tools.core.outputs import OutputMismatch, apply_updates
 from journal_tools.core.parse import Page, PageError, parse_page
 from journal_tools.core.render_check import RenderProblem, check_render
-from journal_tools.core.render_record import RenderChecks
+from journal_tools.core.render_record import RUNS_FOLDER, RenderChecks
 from journal_tools.core.run import BlockError, ChainResult
 from journal_tools.core.sandbox import Sandbox
 from journal_tools.core.settings import ConfigError, Settings
@@ -66,6 +66,7 @@ _UPDATES = pytest.StashKey[list]()
 # Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
 _REWRITTEN = pytest.StashKey[dict]()
 _RENDER_CHECKS = pytest.StashKey[RenderChecks]()
+_PAGE_RUNS = pytest.StashKey[RenderChecks]()
 
 
 def pytest_addoption(parser):
@@ -114,6 +115,19 @@ def _render_checks(config) -> RenderChecks:
     if _RENDER_CHECKS not in config.stash:
         config.stash[_RENDER_CHECKS] = RenderChecks(_settings(config))
     return config.stash[_RENDER_CHECKS]
+
+
+def _page_runs(config) -> RenderChecks:
+    """The session's remembered page tests: in ``make test`` (pytest's default paths: no page,
+    folder or ``-k`` named), a page whose inputs, PyTorch and toolkit are unchanged since all its
+    tests passed is not run again. Off under FRESH=1, CI and --update-outputs; a named page
+    (``make check PAGE=...``) or folder always runs."""
+    if _PAGE_RUNS not in config.stash:
+        runs = RenderChecks(_settings(config), folder=RUNS_FOLDER, versioned=("torch", "numpy"))
+        default_run = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("keyword")
+        runs.enabled = runs.enabled and default_run and not config.getoption("update_outputs")
+        config.stash[_PAGE_RUNS] = runs
+    return config.stash[_PAGE_RUNS]
 
 
 def _settings(config) -> Settings | None:
@@ -220,9 +234,13 @@ def _with_digest(file: pytest.File, make_items) -> list:
         digest = page_digest(file.path, settings)
     except (OSError, UnicodeError):
         digest = None
+    runs = _page_runs(file.config)
+    key = runs.key(settings.rel(file.path), digest) if digest is not None else None
+    if key is not None and runs.passed(key):
+        return [ReusedPage.from_parent(file, name="reused")]
     items = list(make_items())
     page = {"path": settings.rel(file.path), "digest": digest, "items": len(items),
-            "notebook": settings.is_notebook(file.path)}
+            "notebook": settings.is_notebook(file.path), "run_key": key}
     for item in items:
         item.user_properties.append(("pagetest_page", page))
     return items
@@ -295,6 +313,14 @@ class BrokenPage(_PageItem):
     def runtest(self):
         """Fail with the page's own message."""
         raise PageError(self.message)
+
+
+class ReusedPage(_PageItem):
+    """A page whose every test passed with these same inputs (``core/render_record.py``): not run again."""
+
+    def runtest(self):
+        """Nothing to run; counted in the session's "reused" line."""
+        self.user_properties.append(("pagetest_reused", 1))
 
 
 class RenderItem(_PageItem):
@@ -400,7 +426,7 @@ class _Tally:
 
     def __init__(self, config):
         self.config = config
-        self.run = self.skipped = self.fences = self.pages = 0
+        self.run = self.skipped = self.fences = self.pages = self.reused = 0
         self.skips: list[str] = []
         self.written: list = []  # outputs.PageRewrite, one per page rewritten
 
@@ -410,6 +436,8 @@ class _Tally:
         for key, value in report.user_properties:
             if key == "pagetest_run":
                 self.run += value
+            elif key == "pagetest_reused":
+                self.reused += value
             elif key == "pagetest_skipped":
                 self.skipped += len(value)
                 self.skips.extend(value)
@@ -428,14 +456,18 @@ class _Tally:
         self.config.stash[_REWRITTEN] = {rel: (before[rel], page_digest(settings.root / rel, settings)) for rel in pages}
 
     def pytest_terminal_summary(self, terminalreporter):
-        if not self.pages and not self.run:
+        if not self.pages and not self.run and not self.reused:
             return
         tr = terminalreporter
         tr.section("page doc-tests")
-        tr.write_line(
-            f"executed {self.run} of {self.fences} code blocks on {self.pages} pages"
-            + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
-        )
+        if self.pages or self.run:
+            tr.write_line(
+                f"executed {self.run} of {self.fences} code blocks on {self.pages} pages"
+                + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
+            )
+        if self.reused:
+            tr.write_line(f"reused: the tests of {self.reused} unchanged page{'s' if self.reused > 1 else ''} (the page, its "
+                          "snippets, the pins, PyTorch and the toolkit are the same as when they passed); FRESH=1 re-runs them")
         for skip in self.skips:
             tr.write_line(f"  skipped {skip}")
         for page in self.written:
@@ -492,4 +524,6 @@ class _Verified:
                 failed.add(rel)
             elif len(seen["items"]) == page["items"]:
                 passed[rel] = Entry(digest, seen["blocks"], seen["numbers"], torch, date, page["notebook"])
+                if page.get("run_key") and digest == page["digest"]:
+                    _page_runs(self.config).record(page["run_key"])
         update_record(settings, passed, failed)
