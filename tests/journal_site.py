@@ -209,9 +209,9 @@ class _Builds:
         return cls.toolkit
 
     @classmethod
-    def build(cls, config: Path, site: Path) -> subprocess.CompletedProcess:
+    def build(cls, config: Path, site: Path, verbose: bool = False) -> subprocess.CompletedProcess:
         log = site.parent / f".{site.name}.build.log"
-        cls.proc.stdin.write(f"{config}\t{site}\t{log}\t{json.dumps({'quiet': False, 'env': ENV})}\n")
+        cls.proc.stdin.write(f"{config}\t{site}\t{log}\t{json.dumps({'quiet': False, 'verbose': verbose, 'env': ENV})}\n")
         cls.proc.stdin.flush()
         answer = cls.proc.stdout.readline().strip()
         code = 0 if answer == "ok" else int(answer.split()[-1]) if answer.startswith("failed ") else 1
@@ -220,18 +220,18 @@ class _Builds:
         return subprocess.CompletedProcess(["mkdocs", "build", "--strict"], code, output)
 
 
-def mkdocs_build(project: Path, site: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of ``project`` into ``site``, output in ``stdout``; a successful
-    build's new cache entries are kept.
+def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bool = False) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` (``-v`` if ``verbose``) of ``project`` into ``site``, output in
+    ``stdout``; a successful build's new cache entries are kept.
 
     In a fork of this process's warm builder (:class:`_Builds`) when ``project``'s journal_tools
     is the one it imported and no other environment is asked for; else in a new process."""
     site.parent.mkdir(parents=True, exist_ok=True)
     if env is None and _tree_digest(project / "journal_tools") == _Builds.imported():
-        proc = _Builds.build(project / "mkdocs.yml", site)
+        proc = _Builds.build(project / "mkdocs.yml", site, verbose)
     else:
         proc = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict",
+            [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-v"] if verbose else []),
              "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site)],
             cwd=project, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )

@@ -11,7 +11,7 @@ clean as ``mkdocs build`` in a new process, without paying the imports again.
 Run as ``python clean_builds.py <project>`` (its journal_tools is the one imported,
 as ``python -m mkdocs`` run there imports it). Protocol: one ``<config file>
 <site dir> <log file> [<options>]`` line on stdin per build (tab-separated;
-options: JSON, ``quiet`` for ``-q``, ``env`` for the build's environment); one
+options: JSON, ``quiet`` for ``-q``, ``verbose`` for ``-v``, ``env`` for the build's environment); one
 ``ok`` or ``failed <exit code>`` line on stdout for each. The log holds what the
 command line prints (stdout and stderr), click's own error messages included.
 """
@@ -35,7 +35,7 @@ def _preload() -> None:
     import journal_tools.mkdocs_plugin.plugin  # noqa: F401
 
 
-def _build(config: str, site: str, log: str, quiet: bool = True, env: dict | None = None) -> int:
+def _build(config: str, site: str, log: str, quiet: bool = True, verbose: bool = False, env: dict | None = None) -> int:
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -50,7 +50,7 @@ def _build(config: str, site: str, log: str, quiet: bool = True, env: dict | Non
             from mkdocs.__main__ import cli
 
             try:  # click reports errors as the command line does, then exits with its code
-                cli.main(args=["build", "--strict", *(["-q"] if quiet else []), "-f", config, "-d", site])
+                cli.main(args=["build", "--strict", *(["-q"] if quiet else []), *(["-v"] if verbose else []), "-f", config, "-d", site])
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 1
         except BaseException:  # noqa: BLE001 - the log holds the traceback

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import journal_site
 import pytest
 import yaml
 from journal_site import fixture_project, heading_text, junit_outcomes, without_notebook_execution
@@ -240,14 +241,8 @@ def test_expected_output_is_what_the_included_code_prints(project):
 
 
 def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
-    mkdocs = Path(sys.executable).parent / "mkdocs"
-    return subprocess.run(
-        [str(mkdocs), "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d", str(root / "site")],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
-    )
+    """`mkdocs build --strict` of ``root`` into root/site, its log in ``stdout`` (a fork of the warm builder)."""
+    return journal_site.mkdocs_build(root, root / "site")
 
 
 @pytest.mark.slow
@@ -255,7 +250,7 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
     page = create_entry(project, TITLE, DATE)[0]
     slug_page = project / "site" / "blog" / DATE.strftime("%Y/%m/%d") / SLUG / "index.html"
     draft = mkdocs_build(project)
-    assert draft.returncode == 0, draft.stderr
+    assert draft.returncode == 0, draft.stdout
     assert not slug_page.exists(), "a draft is left out of mkdocs build (Material's draft: true)"
     publish(page)
     result = mkdocs_build(project)
@@ -268,7 +263,7 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
             p.unlink()
         alone = mkdocs_build(baseline).returncode == 0
         pytest.fail(("the build fails only with the new entry" if alone else
-                     "the fixture journal does not build, with or without the new entry") + ":\n" + result.stderr)
+                     "the fixture journal does not build, with or without the new entry") + ":\n" + result.stdout)
     assert slug_page.is_file(), sorted(p.name for p in (project / "site" / "blog").rglob("*"))
     html = slug_page.read_text(encoding="utf-8")
     assert "exps" in html and "0.2447" in html  # the include was expanded
@@ -322,7 +317,7 @@ def test_generated_python_passes_lint(awkward, name):
 def test_generated_entries_build_with_their_titles(awkward):
     root, created = awkward
     result = mkdocs_build(root)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 0, result.stdout
     headings = {heading_text(p.read_text(encoding="utf-8")) for p in (root / "site" / "blog").glob("2025/07/27/*/index.html")}
     missing = [title for title in AWKWARD_TITLES.values() if title not in headings]
     assert not missing, f"entries whose page does not show their title: {missing} (pages show {sorted(headings)})"

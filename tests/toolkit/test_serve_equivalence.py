@@ -141,7 +141,9 @@ class Served:
     def __init__(self, project: Path, port: int, log: Path):
         prefix = mkdocs_config.load(project / "mkdocs.yml").site_url.split("://", 1)[-1].split("/", 1)[-1]
         self.base, self.log = f"http://127.0.0.1:{port}/{prefix}", log
-        self.pool = ThreadPoolExecutor(8)
+        # Fewer threads than the server's listen backlog (socketserver's 5): a connection past it
+        # waits for its SYN to be sent again, a second later (every comparison took a second more).
+        self.pool = ThreadPoolExecutor(4)
 
     def settle(self, before: int, timeout: float = 120) -> None:
         """Wait for a build to end after the ``before``-th, none to be under way, and the entry's code to have run."""

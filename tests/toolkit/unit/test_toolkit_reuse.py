@@ -2,8 +2,10 @@
 (tests/toolkit_reuse.py, the split in tests/suite_parts.py).
 
 The digest is checked on a temporary copy of the real inputs; the plugin end
-to end on a small project run by pytest in a subprocess (pytester): a journal
-test, a toolkit test reading a journal_tools/ module, and the real plugin.
+to end on a small project run by pytest in this process (pytester; a new
+session and plugin instance each run, without the second or so a new Python
+with this environment's plugins costs): a journal test, a toolkit test reading
+a journal_tools/ module, and the real plugin.
 """
 
 from __future__ import annotations
@@ -101,24 +103,24 @@ def _record(pytester) -> dict | None:
 
 @pytest.mark.slow
 def test_the_toolkit_runs_again_exactly_when_an_input_changed_or_fresh_or_ci(project, monkeypatch):
-    project.runpytest_subprocess().assert_outcomes(passed=2)
+    project.runpytest_inprocess().assert_outcomes(passed=2)
     record = _record(project)
     assert record and record["passed"] == 1 and record["digest"] == toolkit_reuse.digest(project.path)
 
-    reused = project.runpytest_subprocess()
+    reused = project.runpytest_inprocess()
     reused.assert_outcomes(passed=1, deselected=1)
     reused.stdout.fnmatch_lines([f"toolkit: 1 tests passed at {record['digest'][:12]} on {record['date']}, "
                                  "inputs unchanged; FRESH=1 re-runs them"])
     for name, value in (("FRESH", "1"), ("CI", "true")):
         monkeypatch.setenv(name, value)
-        project.runpytest_subprocess().assert_outcomes(passed=2)
+        project.runpytest_inprocess().assert_outcomes(passed=2)
         monkeypatch.delenv(name)
     record = _record(project)  # a FRESH or CI run that passed all records again (a new date)
     assert record["digest"] == toolkit_reuse.digest(project.path)
 
     planted = project.path / "journal_tools" / "planted.py"
     planted.write_text("def answer():\n    return 41\n", encoding="utf-8")  # the planted fault
-    result = project.runpytest_subprocess()
+    result = project.runpytest_inprocess()
     result.assert_outcomes(passed=1, failed=1)
     assert result.ret == 1 and _record(project) == record, "a failed run rewrote the record"
     result.stdout.fnmatch_lines(["toolkit: ran (inputs changed); not recorded*"])
@@ -126,21 +128,22 @@ def test_the_toolkit_runs_again_exactly_when_an_input_changed_or_fresh_or_ci(pro
 
 @pytest.mark.slow
 def test_a_partial_failed_or_interrupted_run_writes_no_record(project):
-    project.runpytest_subprocess("-k", "tool").assert_outcomes(passed=1)
-    project.runpytest_subprocess("tests/toolkit/unit/test_tool.py").assert_outcomes(passed=1)
-    project.runpytest_subprocess("tests", "--deselect", "tests/journal/test_snippets/test_entry.py::test_entry").assert_outcomes(passed=1)
+    project.runpytest_inprocess("-k", "tool").assert_outcomes(passed=1)
+    project.runpytest_inprocess("tests/toolkit/unit/test_tool.py").assert_outcomes(passed=1)
+    project.runpytest_inprocess("tests", "--deselect", "tests/journal/test_snippets/test_entry.py::test_entry").assert_outcomes(passed=1)
     assert _record(project) is None
     (project.path / "tests" / "toolkit" / "unit" / "test_stop.py").write_text("def test_stop():\n    raise KeyboardInterrupt\n", encoding="utf-8")
+    # In a subprocess: in this process the KeyboardInterrupt would stop this session too.
     assert project.runpytest_subprocess().ret == pytest.ExitCode.INTERRUPTED
     assert _record(project) is None
 
 
 @pytest.mark.slow
 def test_under_xdist_the_controller_records_once_and_the_workers_follow(project):
-    project.runpytest_subprocess("-n", "2").assert_outcomes(passed=2)
+    project.runpytest_inprocess("-n", "2").assert_outcomes(passed=2)
     record = _record(project)
     assert record and record["passed"] == 1
-    reused = project.runpytest_subprocess("-n", "2")
+    reused = project.runpytest_inprocess("-n", "2")
     reused.assert_outcomes(passed=1)
     reused.stdout.fnmatch_lines(["toolkit: 1 tests passed at * inputs unchanged; FRESH=1 re-runs them"])
     assert _record(project) == record
@@ -150,6 +153,6 @@ def test_under_xdist_the_controller_records_once_and_the_workers_follow(project)
 def test_a_toolkit_test_reading_the_build_of_docs_stops_collection(project):
     (project.path / "tests" / "toolkit" / "unit" / "test_reads_docs.py").write_text(
         "import pytest\n\n\n@pytest.fixture\ndef built():\n    return None\n\n\ndef test_site(built):\n    pass\n", encoding="utf-8")
-    result = project.runpytest_subprocess()
+    result = project.runpytest_inprocess()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*tests/toolkit/unit/test_reads_docs.py::test_site: uses the build of docs/*suite_parts.py JOURNAL*"])
