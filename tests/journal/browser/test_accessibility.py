@@ -4,7 +4,8 @@ axe-core comes bundled with `axe-playwright-python` (pinned in
 requirements.txt; 0.1.8 ships axe-core 4.12.1). Every HTML page of the
 session's build is loaded in the light and the dark palette (the browser's
 prefers-color-scheme, which Material's palette follows), at 1280 px and at
-390 px (a phone), and axe runs on the page as the reader gets it, after
+390 px (a phone: in tests/journal/browser/test_phones.py, on the load its
+checks share), and axe runs on the page as the reader gets it, after
 Material's scripts have run. A page fails on:
 
 - any violation of impact "serious" or "critical" (contrast, links told apart
@@ -24,7 +25,7 @@ from axe_playwright_python.sync_playwright import Axe
 FAIL_IMPACTS = {"serious", "critical"}
 FAIL_RULES = {"landmark-unique"}
 SCHEMES = {"light": "default", "dark": "slate"}  # browser preference -> Material's scheme
-WIDTHS = (1280, 390)
+WIDTH = 1280  # 390 px: tests/journal/browser/test_phones.py
 
 _AXE = Axe()
 
@@ -50,9 +51,9 @@ def describe(violations: list[dict], where: str, max_nodes: int = 8) -> list[str
     return lines
 
 
-@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_every_page_passes_axe(built, server, visit, page_checks, scheme, width):
+def test_every_page_passes_axe(built, server, visit, page_checks, scheme):
+    width = WIDTH
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
     assert "index.html" in pages

@@ -1,5 +1,7 @@
-"""On a phone (390 px wide), light and dark palette:
+"""On a phone (390 px wide), light and dark palette, each page loaded once for:
 
+- axe-core, as at 1280 px (tests/journal/browser/test_accessibility.py), first,
+  on the page as the reader gets it;
 - no page scrolls sideways (document.scrollingElement.scrollWidth <=
   clientWidth): wide math, code and outputs scroll inside their own box;
 - a box that does scroll sideways (display math, code block, notebook
@@ -8,13 +10,17 @@
   content is made transparent (only its background is painted), the box is
   screenshotted at the start and at the end of its scroll range, and the
   strip at each edge is compared with the middle of the box.
+
+(axe shares the load: loading each page anew for it cost as much again.)
 """
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
+import test_accessibility as axe_check
 from PIL import Image
 
 WIDTH = 390
@@ -61,13 +67,41 @@ def edge_contrast(png: bytes) -> tuple[float, float]:
     return abs(mean(1, 5) - middle), abs(mean(w - 5, w - 1) - middle)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit, page_checks, scheme):
+def _scroll_problems(page, rel: str) -> tuple[list[str], int, int]:
+    """(problems, boxes that scroll sideways, boxes checked on the pixels) of the loaded page ``rel``."""
+    problems = []
+    sw, cw = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    if sw > cw:
+        problems.append(f"{rel}: the page scrolls sideways at {WIDTH}px ({sw} > {cw})")
+    boxes = page.evaluate(MARK_OVERFLOWING, SCROLL_BOXES)
+    for i, kind in enumerate(boxes[:PER_PAGE]):
+        box = page.locator(f"[data-journal-test-box='{i}']")
+        box.scroll_into_view_if_needed()
+        box.evaluate(BACKGROUND_ONLY)
+        box.evaluate("(el) => { el.scrollLeft = 0; }")
+        left, right = edge_contrast(box.screenshot())
+        if not (right >= SHADOW and left <= PLAIN):
+            problems.append(f"{rel}: {kind} #{i} at scroll start: right edge {right:.0f} (want >= {SHADOW}), "
+                            f"left edge {left:.0f} (want <= {PLAIN}) grey levels from the middle")
+        box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+        left, right = edge_contrast(box.screenshot())
+        if not (left >= SHADOW and right <= PLAIN):
+            problems.append(f"{rel}: {kind} #{i} at scroll end: left edge {left:.0f} (want >= {SHADOW}), "
+                            f"right edge {right:.0f} (want <= {PLAIN}) grey levels from the middle")
+    return problems, len(boxes), min(len(boxes), PER_PAGE)
+
+
+@pytest.mark.parametrize("scheme", sorted(axe_check.SCHEMES))
+def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit,
+                                                                                     page_checks, scheme):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
+    assert "index.html" in pages
+    page_checks.key_also(Path(axe_check.__file__).read_bytes())  # the axe check it runs
     v = visit(color_scheme=scheme)
     v.page.set_viewport_size({"width": WIDTH, "height": 800})
     problems: list[str] = []
+    axe_counts: dict[str, int] = {}
     overflowing = checked = 0
     for rel in pages:
         recorded = page_checks.reused(rel)
@@ -76,35 +110,25 @@ def test_phone_pages_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(buil
             checked += recorded["checked"]
             continue
         v.fetched.clear()
-        before = (len(problems), overflowing, checked)
-        v.page.goto(server.url(rel), wait_until="load")
+        response = v.page.goto(server.url(rel), wait_until="load")
+        assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"
         v.page.evaluate("document.fonts.ready.then(() => true)")
-        sw, cw = v.page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
-        if sw > cw:
-            problems.append(f"{rel}: the page scrolls sideways at {WIDTH}px ({sw} > {cw})")
-        boxes = v.page.evaluate(MARK_OVERFLOWING, SCROLL_BOXES)
-        overflowing += len(boxes)
-        for i, kind in enumerate(boxes[:PER_PAGE]):
-            box = v.page.locator(f"[data-journal-test-box='{i}']")
-            box.scroll_into_view_if_needed()
-            box.evaluate(BACKGROUND_ONLY)
-            box.evaluate("(el) => { el.scrollLeft = 0; }")
-            left, right = edge_contrast(box.screenshot())
-            if not (right >= SHADOW and left <= PLAIN):
-                problems.append(f"{rel}: {kind} #{i} at scroll start: right edge {right:.0f} (want >= {SHADOW}), "
-                                f"left edge {left:.0f} (want <= {PLAIN}) grey levels from the middle")
-            box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
-            left, right = edge_contrast(box.screenshot())
-            if not (left >= SHADOW and right <= PLAIN):
-                problems.append(f"{rel}: {kind} #{i} at scroll end: left edge {left:.0f} (want >= {SHADOW}), "
-                                f"right edge {right:.0f} (want <= {PLAIN}) grey levels from the middle")
-            checked += 1
-        if len(problems) == before[0]:
-            page_checks.passed(rel, v.fetched, {"overflowing": overflowing - before[1], "checked": checked - before[2]})
-    print(f"\n{len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")
+        got = v.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        # Without this the dark run could silently test the light palette twice.
+        assert got == axe_check.SCHEMES[scheme], f"{rel}: prefers-color-scheme {scheme} gave Material's scheme {got!r}"
+        found = axe_check.axe_violations(v.page)  # before the scroll check changes the page
+        for violation in found:
+            axe_counts[violation["id"]] = axe_counts.get(violation["id"], 0) + len(violation["nodes"])
+        scroll, page_overflowing, page_checked = _scroll_problems(v.page, rel)
+        overflowing += page_overflowing
+        checked += page_checked
+        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)") + scroll
+        if not found and not scroll:
+            page_checks.passed(rel, v.fetched, {"overflowing": page_overflowing, "checked": page_checked})
+    print(f"\naxe and scrolling on {len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")
     assert overflowing and checked, f"no box scrolls sideways at {WIDTH}px on any page: nothing was checked"
-    assert not problems, (f"{scheme}, {WIDTH}px ({overflowing} boxes scroll sideways, {checked} checked):\n"
-                          + "\n".join(problems))
+    assert not problems, (f"{scheme}, {WIDTH}px (axe: {axe_counts} (rule: nodes); {overflowing} boxes scroll "
+                          f"sideways, {checked} checked):\n" + "\n".join(problems))
 
 
 def test_edge_contrast_sees_a_shadow():

@@ -127,14 +127,14 @@ def test_every_page_in_the_browser(built, server, visit, page_checks):
             totals[key] += result[key]
         counts = {key: result[key] for key in totals}
         problems += [f"{rel}: {p}" for p in result["problems"]]
+        if name:  # shot while the page's late requests run (the wait below is at least 500 ms of quiet)
+            v.page.screenshot(path=str(shots / name), full_page=True)
+            taken.append(name)
         v.page.wait_for_load_state("networkidle")
         problems += [f"{rel}: {e}" for e in v.console_errors]
         # (Material caches what it fetches per browser session: a request made
         # once for the whole site shows up on the first page loaded.)
         problems += [f"{rel}: request to another host (aborted): {u}" for u in v.outside]
-        if name:
-            v.page.screenshot(path=str(shots / name), full_page=True)
-            taken.append(name)
         if len(problems) == before:
             page_checks.passed(rel, v.fetched, counts)
             if name:
