@@ -74,3 +74,14 @@ def test_named_pages_fresh_and_failures_always_run(journal, monkeypatch):
     for _ in range(2):  # a failed page is never remembered
         result, out = _run(journal)
         assert result.ret == 1 and "docs/b.md" in out and "reused: the tests of 1 unchanged page " in out, out
+
+
+def test_a_ci_run_reuses_nothing_but_records_what_passed(journal, monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    result, out = _run(journal)
+    assert result.ret == 0 and "executed 2 of 2 code blocks on 2 pages" in out, out
+    result, out = _run(journal)
+    assert "executed 2 of 2 code blocks on 2 pages" in out and "reused:" not in out, out
+    monkeypatch.delenv("CI")
+    result, out = _run(journal)  # the next make test after CI (or a fresh clone's first FRESH=1 run)
+    assert result.ret == 0 and "reused: the tests of 2 unchanged pages" in out, out
