@@ -25,7 +25,10 @@ from benchmarks.rows import Row
 
 EDIT_GOAL = 30.0   # seconds wall: `make test` after one entry edit
 FULL_GOAL = 180.0  # seconds wall: `CI=true make test`
-_IGNORE = shutil.ignore_patterns(".venv", ".git", "site", ".pytest_cache", "__pycache__", "*.pyc", ".ruff_cache", "test-results")
+# Test records stay behind (the toolkit's and the browser checks' test-results/, the page tests' page-runs/,
+# the render checks', the badge's verified.json): an edit the work tree's own runs already made would be reused.
+_IGNORE = shutil.ignore_patterns(".venv", ".git", "site", ".pytest_cache", "__pycache__", "*.pyc", ".ruff_cache", "test-results",
+                                 "page-runs", "render-checks", "verified.json")
 REUSED = re.compile(r"^toolkit: .* inputs unchanged; FRESH=1 re-runs them$", re.M)
 REUSE_LINES = re.compile(r"^(?:toolkit|reused): .*$", re.M)
 
