@@ -85,7 +85,8 @@ class ServePlugin(BasePlugin[ServeConfig]):
                 log.info(note)
             self.window_note = note
         # The pages as served, before the blog (-50) turns its posts into views of its own.
-        self.pages = [Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
+        self.pages = [] if self.serve_state is None else [
+            Path(f.abs_src_path) for f in files.documentation_pages() if f.abs_src_path and f.src_uri.endswith(".md")]
         return files
 
     def on_nav(self, nav, *, config, files):
@@ -110,7 +111,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
         if self.serve_state is not None and page.file.abs_src_path and self.settings.is_notebook(Path(page.file.abs_src_path)) \
                 and hasattr(render, "__func__"):
             pages.replace_render(page, self.serve_state.notebooks.wrap(
-                page, render, jupyter.cache_path(config, page.file.abs_src_path), render))
+                page, render, jupyter.cache_path(config, page.file.abs_src_path)))
         return page
 
     def on_page_markdown(self, markdown, *, page, config, files):

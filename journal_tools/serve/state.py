@@ -128,14 +128,14 @@ class ServeState:
         self.figures = BackgroundFigures(self.notebooks)
         self._rebuild_when_done: set[Future] = set()
 
-    def schedule(self, pages: list[Path], settings: Settings, digest=None) -> None:
+    def schedule(self, pages: list[Path], settings: Settings) -> None:
         """Start running the pages whose inputs changed since the last build."""
         self.runner.settings = settings
         changed = []
         for page in pages:
             # The verified badge's digest: the page, the snippets it includes or
             # imports (the one include expander, imports followed), requirements.txt.
-            fp = digest(page) if digest is not None else verified.page_digest(page, settings)
+            fp = verified.page_digest(page, settings)
             if self.fingerprints.get(page) != fp or page not in self.results:
                 self.fingerprints[page] = fp
                 changed.append(page)
@@ -252,14 +252,15 @@ class BackgroundNotebooks:
         for src, (render, cache_path, config, files) in pending.items():
             self._start(src, render, cache_path, config, files)
 
-    def wrap(self, page, render, cache_path: Path | None, check_render):
+    def wrap(self, page, render, cache_path: Path | None):
         """A render for ``page`` that never executes in the foreground once the page has outputs."""
         src = page.file.abs_src_path
         state = self
 
         def serve_render(config, files):
             if cache_path is None or cache_path.exists() or src not in state.last:
-                check_render(config, files)  # first render, or a cache hit: as in a build
+                render(config, files)  # first render, or a cache hit: as in a build (the journal plugin's
+                # checked render, wrapped around this one, names a failing cell's line)
                 state.last[src] = (page.content, page.toc, page.title)
                 return
             content, toc, title = state.last[src]
