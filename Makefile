@@ -1,4 +1,5 @@
-# The two promised commands: `make serve` and `make test`. Every target sets up
+# The two promised commands: `make serve` and `make test` (the journal's checks);
+# `make test-toolkit` runs the toolkit's own suite (toolkit/). Every target sets up
 # .venv first, from the pins in requirements.txt, so a fresh clone needs nothing else.
 PYTHON ?= python3
 VENV := .venv
@@ -20,22 +21,22 @@ POSTS ?=
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-pages check lint build update-outputs new bench fuzz clean setup
+.PHONY: serve test test-toolkit check lint build update-outputs new bench fuzz clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt toolkit/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(if $(TORCH_INDEX_URL),$(BIN)/pip install --quiet --extra-index-url '$(TORCH_INDEX_URL)' '$(TORCH_PIN)')
 	$(BIN)/pip install --quiet -r requirements.txt
-	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/pip install --quiet --no-deps --no-build-isolation -e toolkit
 	touch $@
 
 # A math font served with the site (not committed): installed from the npm
 # registry at set-up. Without npm the pages fall back to the reader's math font,
 # except under CI=true: there a failed install fails set-up (the font tests
-# would fail anyway, tests/prerequisites.py), and no stamp is left to skip it next time.
+# would fail anyway, journal_tools/testing/prerequisites.py), and no stamp is left to skip it next time.
 $(FONT_STAMP):
 	$(BIN)/python -m journal_tools.mkdocs_plugin.fonts install || case "$$CI" in \
 	  1|true|TRUE|True|yes) echo "math font not installed, and CI=$$CI needs it" >&2; exit 1;; \
@@ -46,12 +47,16 @@ $(FONT_STAMP):
 # entries to serve (30 when empty, `all` for every one; journal_tools/serve/window.py).
 serve: setup
 	@$(BIN)/python -m journal_tools.serve.port $(SERVE_HOST) $(PORT)
-	JOURNAL_POSTS='$(POSTS)' $(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch journal_tools
+	JOURNAL_POSTS='$(POSTS)' $(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch toolkit/src/journal_tools
 
-# The toolkit's tests are reused while their inputs are unchanged (tests/toolkit_reuse.py);
-# make test FRESH=1 (or CI=true) runs them all. Both reach pytest through the environment.
+# The journal's checks: its pages, snippets, strict build and built site (tests/, docs/).
 test: setup lint
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The toolkit's own suite (toolkit/tests/), run from here: it reads this checkout's pins and
+# math font, and builds only its fixture journal. CI runs it beside `make test`.
+test-toolkit: setup
+	$(BIN)/python -m pytest -c toolkit/pyproject.toml --rootdir toolkit toolkit/tests $(PYTEST_ARGS)
 
 # One page's tests, the small loop while writing: make check PAGE=docs/blog/posts/<entry>.md
 # (or a notebook, docs/notebooks/<name>.py). Its render check and its code blocks, in page order.
@@ -60,28 +65,25 @@ check: setup
 	@test -f "$(PAGE)" || { echo "make check: no such page: $(PAGE)" >&2; exit 2; }
 	$(BIN)/python -m pytest $(PAGE) -p no:randomly
 
-# One CI shard of the page tests (the Pages workflow's page-tests jobs): SHARD=I/N.
-test-pages: setup
-	@test -n "$(SHARD)" || { echo "usage: make test-pages SHARD=2/4" >&2; exit 2; }
-	$(BIN)/python -m pytest docs --shard $(SHARD) -n 2
-
-# A long fuzz run of the page readers (tests/toolkit/unit/test_fuzz_pages.py; make test runs
+# A long fuzz run of the page readers (toolkit/tests/unit/test_fuzz_pages.py; make test-toolkit runs
 # a fixed sample of 500): FUZZ_EXAMPLES random pages. Hypothesis keeps each failure
 # it finds in .cache/hypothesis and replays it first on the next run.
 FUZZ_EXAMPLES ?= 20000
 fuzz: setup
-	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest tests/toolkit/unit/test_fuzz_pages.py -k fuzzed_pages \
+	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -c toolkit/pyproject.toml --rootdir toolkit \
+		toolkit/tests/unit/test_fuzz_pages.py -k fuzzed_pages \
 		-p no:randomly -n 0
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow
 # and dependabot.yml offline with every audit on (the auditor persona) and fails on
 # a file it cannot parse (--strict-collection). ruff: pyflakes, pycodestyle, import
 # order, mccabe complexity <= 12, docstrings on public functions (pyproject.toml).
-# lint-imports: the layers of journal_tools (core < compat < the three plugins < commands),
-# the contract in pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
+# ruff reads each part's settings (pyproject.toml, toolkit/pyproject.toml). lint-imports: the
+# layers of journal_tools (core < compat < the three plugins < commands and testing), the
+# contract in toolkit/pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
 lint: setup
 	$(BIN)/ruff check --no-cache .
-	$(BIN)/lint-imports --no-cache
+	$(BIN)/lint-imports --no-cache --config toolkit/pyproject.toml
 	$(BIN)/zizmor --offline --persona auditor --strict-collection --no-progress .github/
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.
@@ -98,9 +100,9 @@ update-outputs: setup
 new: setup
 	$(BIN)/python -m journal_tools.commands.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))')
 
-# make bench BENCH_ARGS="--quick" (or --only 7,9): see benchmarks/run.py.
+# make bench BENCH_ARGS="--quick" (or --only 7,9): see toolkit/benchmarks/run.py.
 bench: setup
-	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+	$(BIN)/python toolkit/benchmarks/run.py $(BENCH_ARGS)
 
 # Keeps .cache/fonts (the math font installed at set-up): deleting it would make
 # the next build fetch it from npm again and re-subset it.

@@ -2,7 +2,7 @@
 
 Sections (for pymdownx.snippets): imports, attention_scores, naive_normalisation,
 softmax, context_vector, all_scores_loop, matrix_form, function, heatmap.
-The 2025-07-26 entry includes them in this order; tests/journal/test_snippets/
+The 2025-07-26 entry includes them in this order; tests/test_snippets/
 test_attention_basics.py checks them against PyTorch's own operations.
 """
 

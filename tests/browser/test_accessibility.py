@@ -1,0 +1,103 @@
+"""Accessibility of every built page, measured by axe-core in Chromium.
+
+axe-core comes bundled with `axe-playwright-python` (pinned in
+requirements.txt; 0.1.8 ships axe-core 4.12.1). Every HTML page of the
+session's build is loaded in the light and the dark palette (the browser's
+prefers-color-scheme, which Material's palette follows), at 1280 px and at
+390 px (a phone: in tests/browser/test_phones.py, on the load its
+checks share), and axe runs on the page as the reader gets it, after
+Material's scripts have run. A page fails on:
+
+- any violation of impact "serious" or "critical" (contrast, links told apart
+  by colour only, scroll regions out of keyboard reach, unnamed dialogs, ...);
+- `landmark-unique` (moderate in axe): two navigation landmarks with the same
+  name, which screen-reader users cannot tell apart.
+
+The failure lists each rule with its impact, the page, the configuration and
+the offending nodes (CSS selector, HTML, axe's reason).
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+FAIL_IMPACTS = {"serious", "critical"}
+FAIL_RULES = {"landmark-unique"}
+SCHEMES = {"light": "default", "dark": "slate"}  # browser preference -> Material's scheme
+WIDTH = 1280  # 390 px: tests/browser/test_phones.py
+
+_AXE = Axe()
+
+
+def axe_violations(page) -> list[dict]:
+    """axe's violations on ``page`` that fail the site (see the module doc)."""
+    result = _AXE.run(page)
+    return [v for v in result.response["violations"] if v["impact"] in FAIL_IMPACTS or v["id"] in FAIL_RULES]
+
+
+def describe(violations: list[dict], where: str, max_nodes: int = 8) -> list[str]:
+    lines = []
+    for v in violations:
+        lines.append(f"{v['id']} ({v['impact']}) on {where}: {v['help']} [{len(v['nodes'])} nodes]")
+        for node in v["nodes"][:max_nodes]:
+            reasons = [c["message"] for c in node.get("any", []) + node.get("all", []) + node.get("none", [])]
+            html = " ".join(node["html"].split())[:160]
+            lines.append(f"    {' '.join(node['target'])}: {html}")
+            if reasons:
+                lines.append(f"      - {reasons[0][:200]}")
+        if len(v["nodes"]) > max_nodes:
+            lines.append(f"    ... and {len(v['nodes']) - max_nodes} more")
+    return lines
+
+
+@pytest.mark.parametrize("scheme", sorted(SCHEMES))
+def test_every_page_passes_axe(built, server, visit, page_checks, scheme):
+    width = WIDTH
+    pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
+             if "screenshots" not in p.relative_to(built.site).parts]
+    assert "index.html" in pages
+    v = visit(color_scheme=scheme)
+    v.page.set_viewport_size({"width": width, "height": 900})
+    problems: list[str] = []
+    counts: dict[str, int] = {}
+    for rel in pages:
+        if page_checks.reused(rel) is not None:
+            continue
+        v.fetched.clear()
+        response = v.page.goto(server.url(rel), wait_until="load")
+        assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"
+        v.page.evaluate("document.fonts.ready.then(() => true)")
+        got = v.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        # Without this the dark run could silently test the light palette twice.
+        assert got == SCHEMES[scheme], f"{rel}: prefers-color-scheme {scheme} gave Material's scheme {got!r}"
+        found = axe_violations(v.page)
+        for violation in found:
+            counts[violation["id"]] = counts.get(violation["id"], 0) + len(violation["nodes"])
+        problems += describe(found, f"{rel} ({scheme}, {width}px)")
+        if not found:
+            page_checks.passed(rel, v.fetched)
+    print(f"\naxe on {len(pages)} pages, {scheme}, {width}px{page_checks.note()}")
+    assert not problems, (f"axe: {counts} (rule: nodes) over {len(pages)} pages, {scheme}, {width}px\n"
+                          + "\n".join(problems))
+
+
+def test_axe_check_catches_a_bad_page(browser):
+    """The check above can fail: a page with a link told apart by colour only,
+    faint text, a wide box that scrolls but takes no focus and an unnamed dialog."""
+    context = browser.new_context(viewport={"width": 390, "height": 600})
+    try:
+        page = context.new_page()
+        page.set_content(
+            '<html lang="en"><head><title>bad</title></head><body><main>'
+            '<p style="color:#333">Dark text with a <a href="#x" style="color:#3a3a8a;text-decoration:none">'
+            'link told apart by colour</a> only, and <span style="color:#aaa">faint words</span>.</p>'
+            '<div style="overflow-x:auto;width:200px">'
+            '<p style="width:900px;margin:0">wide content, read only by scrolling sideways</p></div>'
+            '<div role="dialog">no name</div>'
+            "</main></body></html>"
+        )
+        ids = {v["id"] for v in axe_violations(page)}
+    finally:
+        context.close()
+    assert {"color-contrast", "link-in-text-block", "scrollable-region-focusable", "aria-dialog-name"} <= ids, ids

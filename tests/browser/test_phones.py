@@ -1,0 +1,142 @@
+"""On a phone (390 px wide), light and dark palette, each page loaded once for:
+
+- axe-core, as at 1280 px (tests/browser/test_accessibility.py), first,
+  on the page as the reader gets it;
+- no page scrolls sideways (document.scrollingElement.scrollWidth <=
+  clientWidth): wide math, code and outputs scroll inside their own box;
+- a box that does scroll sideways (display math, code block, notebook
+  output) shows it: a shadow on the side where content is hidden, none on
+  the side where there is nothing more. Checked on the pixels: the box's
+  content is made transparent (only its background is painted), the box is
+  screenshotted at the start and at the end of its scroll range, and the
+  strip at each edge is compared with the middle of the box.
+
+(axe shares the load: loading each page anew for it cost as much again.)
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+import test_accessibility as axe_check
+from PIL import Image
+
+WIDTH = 390
+SCROLL_BOXES = ".md-typeset .math-display, .md-typeset pre > code, .jupyter-wrapper .jp-RenderedText.jp-OutputArea-output"
+PER_PAGE = 3  # boxes checked on the pixels per page and palette (all are counted)
+SHADOW = 20   # grey levels (0-255) between an edge with a shadow and the middle of the box
+PLAIN = 6     # ... and at most this between an edge without one and the middle
+
+MARK_OVERFLOWING = """
+(selector) => {
+  const boxes = [...document.querySelectorAll(selector)].filter((el) =>
+    el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !el.closest('details:not([open])'));
+  boxes.forEach((el, i) => el.setAttribute('data-journal-test-box', String(i)));
+  return boxes.map((el) => el.tagName.toLowerCase() + '.' + (el.className || el.parentElement.className));
+}
+"""
+
+# Only the box's background is left to paint: text, math and anything laid
+# over the box (Material's copy button) become transparent or hidden.
+BACKGROUND_ONLY = """
+(el) => {
+  el.style.color = 'transparent';
+  el.querySelectorAll('*').forEach((c) => { c.style.color = 'transparent'; c.style.background = 'none';
+                                           c.style.borderColor = 'transparent'; c.style.textDecoration = 'none'; });
+  if (el.parentElement) {
+    [...el.parentElement.children].forEach((s) => { if (s !== el) s.style.visibility = 'hidden'; });
+  }
+}
+"""
+
+
+def edge_contrast(png: bytes) -> tuple[float, float]:
+    """(left, right): how far the mean grey of a 4-px strip at each edge is
+    from the middle of the box, over the middle fifth of its height."""
+    img = Image.open(io.BytesIO(png)).convert("L")
+    w, h = img.size
+    rows = range(int(h * 0.4), max(int(h * 0.6), int(h * 0.4) + 1))
+
+    def mean(x0: int, x1: int) -> float:
+        vals = [img.getpixel((x, y)) for x in range(x0, x1) for y in rows]
+        return sum(vals) / len(vals)
+
+    middle = mean(w // 2 - 2, w // 2 + 2)
+    return abs(mean(1, 5) - middle), abs(mean(w - 5, w - 1) - middle)
+
+
+def _scroll_problems(page, rel: str) -> tuple[list[str], int, int]:
+    """(problems, boxes that scroll sideways, boxes checked on the pixels) of the loaded page ``rel``."""
+    problems = []
+    sw, cw = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
+    if sw > cw:
+        problems.append(f"{rel}: the page scrolls sideways at {WIDTH}px ({sw} > {cw})")
+    boxes = page.evaluate(MARK_OVERFLOWING, SCROLL_BOXES)
+    for i, kind in enumerate(boxes[:PER_PAGE]):
+        box = page.locator(f"[data-journal-test-box='{i}']")
+        box.scroll_into_view_if_needed()
+        box.evaluate(BACKGROUND_ONLY)
+        box.evaluate("(el) => { el.scrollLeft = 0; }")
+        left, right = edge_contrast(box.screenshot())
+        if not (right >= SHADOW and left <= PLAIN):
+            problems.append(f"{rel}: {kind} #{i} at scroll start: right edge {right:.0f} (want >= {SHADOW}), "
+                            f"left edge {left:.0f} (want <= {PLAIN}) grey levels from the middle")
+        box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+        left, right = edge_contrast(box.screenshot())
+        if not (left >= SHADOW and right <= PLAIN):
+            problems.append(f"{rel}: {kind} #{i} at scroll end: left edge {left:.0f} (want >= {SHADOW}), "
+                            f"right edge {right:.0f} (want <= {PLAIN}) grey levels from the middle")
+    return problems, len(boxes), min(len(boxes), PER_PAGE)
+
+
+@pytest.mark.parametrize("scheme", sorted(axe_check.SCHEMES))
+def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit,
+                                                                                     page_checks, scheme):
+    pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
+             if "screenshots" not in p.relative_to(built.site).parts]
+    assert "index.html" in pages
+    page_checks.key_also(Path(axe_check.__file__).read_bytes())  # the axe check it runs
+    v = visit(color_scheme=scheme)
+    v.page.set_viewport_size({"width": WIDTH, "height": 800})
+    problems: list[str] = []
+    axe_counts: dict[str, int] = {}
+    overflowing = checked = 0
+    for rel in pages:
+        recorded = page_checks.reused(rel)
+        if recorded is not None:
+            overflowing += recorded["overflowing"]
+            checked += recorded["checked"]
+            continue
+        v.fetched.clear()
+        response = v.page.goto(server.url(rel), wait_until="load")
+        assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"
+        v.page.evaluate("document.fonts.ready.then(() => true)")
+        got = v.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        # Without this the dark run could silently test the light palette twice.
+        assert got == axe_check.SCHEMES[scheme], f"{rel}: prefers-color-scheme {scheme} gave Material's scheme {got!r}"
+        found = axe_check.axe_violations(v.page)  # before the scroll check changes the page
+        for violation in found:
+            axe_counts[violation["id"]] = axe_counts.get(violation["id"], 0) + len(violation["nodes"])
+        scroll, page_overflowing, page_checked = _scroll_problems(v.page, rel)
+        overflowing += page_overflowing
+        checked += page_checked
+        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)") + scroll
+        if not found and not scroll:
+            page_checks.passed(rel, v.fetched, {"overflowing": page_overflowing, "checked": page_checked})
+    print(f"\naxe and scrolling on {len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")
+    assert overflowing and checked, f"no box scrolls sideways at {WIDTH}px on any page: nothing was checked"
+    assert not problems, (f"{scheme}, {WIDTH}px (axe: {axe_counts} (rule: nodes); {overflowing} boxes scroll "
+                          f"sideways, {checked} checked):\n" + "\n".join(problems))
+
+
+def test_edge_contrast_sees_a_shadow():
+    img = Image.new("L", (100, 20), 255)
+    for x in range(0, 10):
+        for y in range(20):
+            img.putpixel((99 - x, y), 120 + x * 10)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    left, right = edge_contrast(buf.getvalue())
+    assert left < PLAIN and right > SHADOW

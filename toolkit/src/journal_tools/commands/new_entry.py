@@ -1,0 +1,447 @@
+"""Scaffold a new journal entry: ``make new TITLE="Causal attention by hand"``.
+
+Creates three files, and refuses to touch any of them if one already exists:
+
+- ``docs/blog/posts/<date>-<slug>.md``: the post, a draft (Material's
+  ``draft: true``: ``make serve`` shows it, ``make build`` leaves it out), with
+  front matter the blog plugin accepts, an empty tag list for the author to
+  fill, an excerpt placeholder, ``<!-- more -->``, a code section that includes
+  the snippet module (so the page shows the tested code), the expected output
+  of that code, a commented example of a citation (with a key of the
+  journal's BibTeX file), and a reflection placeholder for the author;
+- ``snippets/<module>.py``: a new snippet module with named sections holding a
+  tiny real function and a demo that prints its result;
+- ``tests/test_snippets/test_<module>.py``: a test of that function, which passes.
+
+Each placeholder starts with ``validate.PLACEHOLDER``: once the draft line is
+removed, the build and the page tests fail at a placeholder still there.
+
+The category comes from the blog plugin's ``categories_allowed`` in mkdocs.yml
+(the first one, or ``--category``). Everything is a function of the repo root and
+a date, so the tests run it in a temporary copy of the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import importlib.util
+import io
+import keyword
+import re
+import sys
+import textwrap
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.core import citations
+from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find_root
+from journal_tools.core.validate import PLACEHOLDER
+
+MAX_SLUG_LENGTH = 60
+DEFAULT_AUTHOR = "author"
+TESTS_DIR = Path("tests") / "journal" / "test_snippets"
+
+class EntryError(Exception):
+    """A problem the author can fix (bad title, unknown category, existing file)."""
+
+
+# --- names ------------------------------------------------------------------
+
+
+def slugify(title: str) -> str:
+    """ASCII, lowercase, hyphen-separated; "Q, K & V: take 2!" -> "q-k-v-take-2"."""
+    text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    if len(slug) > MAX_SLUG_LENGTH:
+        cut = slug[:MAX_SLUG_LENGTH]
+        # Cut at a word boundary when there is one.
+        slug = cut.rsplit("-", 1)[0] if "-" in cut else cut
+    if not slug:
+        raise EntryError(
+            f"the title {title!r} has no letters or digits to make a file name from; "
+            'give one, e.g. make new TITLE="Causal attention by hand"'
+        )
+    return slug
+
+
+def _shadows_installed_module(name: str, snippets_dir: Path) -> bool:
+    """True if ``name`` is a stdlib or installed module that a snippet of that name
+    would hide (snippets/ is on the tests' import path)."""
+    if name in sys.stdlib_module_names or name in sys.builtin_module_names:
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    if spec is None:
+        return False
+    origin = spec.origin or (list(spec.submodule_search_locations or []) or [""])[0]
+    if not origin:
+        return True
+    # A module found in a snippets folder is a snippet, not a library.
+    return Path(origin).resolve().parent != snippets_dir.resolve()
+
+
+def module_name(slug: str, snippets_dir: Path) -> str:
+    """A valid Python module name from the slug, which does not hide a library."""
+    name = slug.replace("-", "_")
+    if name[0].isdigit():
+        name = "entry_" + name
+    if keyword.iskeyword(name) or _shadows_installed_module(name, snippets_dir):
+        name += "_entry"
+    return name
+
+
+# --- the title in each file ---------------------------------------------------
+
+
+def clean_title(title: str) -> str:
+    """The title on one line: runs of whitespace made one space, control characters and
+    lone surrogates (an undecodable command-line byte) dropped: no file could hold them."""
+    kept = "".join(ch for ch in title if unicodedata.category(ch) not in ("Cc", "Cs") or ch.isspace())
+    return " ".join(kept.split())
+
+
+# Characters Python-Markdown or the site's extensions would read as markup in a
+# heading: emphasis, code, links, attribute lists ({...}), a closing #, math
+# ($ and backslash: arithmatex's \( and \[). Each is backslash-escaped, which
+# Python-Markdown and arithmatex turn back into the character. "(" and ")" are
+# not: escaped they would be arithmatex's inline math delimiters.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!$])")
+
+
+def markdown_text(title: str) -> str:
+    """``title`` as Markdown that renders as exactly that text (the entry's heading)."""
+    text = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def docstring_text(text: str) -> str:
+    """``text`` for a triple-quoted docstring: backslashes and quotes escaped, wrapped
+    so no line passes ruff's line length (a long title would, in snippets/)."""
+    lines = textwrap.wrap(text, width=72, break_on_hyphens=False)  # escaping at most doubles a line
+    escaped = (line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
+    return "\n".join(escaped)
+
+
+# --- mkdocs.yml ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things live, read from mkdocs.yml."""
+
+    root: Path
+    posts_dir: Path
+    snippets_dir: Path
+    tests_dir: Path
+    categories_allowed: list[str]
+    authors_file: Path | None
+    bibliography: str = "the BibTeX file (bibliography of journal_tools.core.citations in mkdocs.yml)"
+    cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
+
+
+def read_layout(root: Path) -> Layout:
+    """Where things live, from the journal's one settings object (mkdocs.yml, MkDocs' loader)."""
+    try:
+        settings = mkdocs_config.load(root / CONFIG_NAME)
+    except ConfigError as exc:
+        raise EntryError(str(exc)) from None
+    if settings.blog is None:
+        raise EntryError(f"{settings.config_file}: no blog plugin in plugins:, so there is nowhere to post")
+    return Layout(
+        root=settings.root,
+        posts_dir=settings.blog.posts_dir,
+        snippets_dir=settings.snippet_dirs[0] if settings.snippet_dirs else settings.root / "snippets",
+        tests_dir=settings.root / TESTS_DIR,
+        categories_allowed=list(settings.blog.categories_allowed),
+        authors_file=settings.blog.authors_file,
+        **_citation_example(settings),
+    )
+
+
+def _citation_example(settings: Settings) -> dict[str, str]:
+    """The BibTeX file as the writer finds it and its first key, for the entry's commented example."""
+    if settings.bibliography is None:
+        return {}
+    found = {"bibliography": settings.rel(settings.bibliography)}
+    try:
+        keys = citations.load(settings.bibliography).keys()
+    except citations.BibError:  # no file yet, or one the build will report: the example keeps "key"
+        keys = []
+    return found | ({"cite_key": keys[0]} if keys else {})
+
+
+def choose_category(layout: Layout, category: str | None) -> str:
+    """``category``, checked against categories_allowed, or the first allowed one."""
+    allowed = layout.categories_allowed
+    if category is None:
+        if not allowed:
+            raise EntryError(
+                "mkdocs.yml sets no categories_allowed for the blog; pass --category"
+            )
+        return allowed[0]
+    if allowed and category not in allowed:
+        raise EntryError(
+            f"category {category!r} is not in the blog's categories_allowed "
+            f"(mkdocs.yml): {', '.join(allowed)}"
+        )
+    return category
+
+
+def check_author(layout: Layout, author: str) -> None:
+    """If the blog has an authors file, the author must be in it (else the build fails)."""
+    path = layout.authors_file
+    if path is None or not path.is_file():
+        return
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    authors = data.get("authors") or {}
+    if author not in authors:
+        raise EntryError(
+            f"author {author!r} is not in {path}; known: {', '.join(authors) or 'none'}"
+        )
+
+
+# --- file contents ------------------------------------------------------------
+
+SNIPPET_TEMPLATE = '''\
+"""{title_line}
+
+Sections (for pymdownx.snippets): {fn_section}, {demo_section}.
+Scaffolded by `make new`: replace the placeholder function with the entry's own
+code, and keep tests/test_snippets/test_{module}.py in step with it.
+"""
+
+
+# --8<-- [start:{fn_section}]
+import math
+
+
+def softmax(scores):
+    """Turn a list of scores into probabilities: positive, summing to 1."""
+    top = max(scores)  # subtracting the largest score keeps exp() from overflowing
+    exps = [math.exp(s - top) for s in scores]
+    total = sum(exps)
+    return [e / total for e in exps]
+# --8<-- [end:{fn_section}]
+
+
+if __name__ == "__main__":
+    # The page includes this section (dedented); running the file prints it too.
+    # --8<-- [start:{demo_section}]
+    probs = softmax([1.0, 2.0, 3.0])
+    print([round(p, 4) for p in probs])
+    # --8<-- [end:{demo_section}]
+'''
+
+# One import block: ruff's isort (make lint) files snippet modules with the
+# third-party ones, and puts `from` imports after plain ones whatever the name.
+TEST_TEMPLATE = '''\
+"""{title_line}"""
+
+import pytest
+import torch
+from {module} import softmax
+
+
+def test_matches_torch_softmax():
+    scores = [1.0, 2.0, 3.0, -0.5]
+    want = torch.softmax(torch.tensor(scores, dtype=torch.float64), dim=0).tolist()
+    assert softmax(scores) == pytest.approx(want, abs=1e-12)
+
+
+def test_probabilities_sum_to_one_even_for_large_scores():
+    probs = softmax([1000.0, 1001.0, 1002.0])  # exp(1000) alone would overflow
+    assert all(p > 0 for p in probs)
+    assert sum(probs) == pytest.approx(1.0)
+'''
+
+ENTRY_TEMPLATE = """\
+---
+date: {date}
+draft: true
+categories:
+  - {category}
+tags: []
+authors:
+  - {author}
+doctest: page
+---
+
+# {heading}
+
+*{placeholder} say in two or three sentences what this entry works out and why
+it matters. This paragraph is the excerpt shown on the journal's index.*
+
+<!-- more -->
+
+<!-- To cite a source, add it to {bibliography} once, then write its key where
+the text relies on it: [@{cite_key}], with a place in it: [@{cite_key}, ch. 3],
+several at once: [@{cite_key}; @other]. The page then ends with its reference
+list. An unknown key fails make check and the build, naming the closest key. -->
+
+## Code
+
+The code lives in `snippets/{module}.py`, tested by
+`tests/test_snippets/test_{module}.py`. This page includes it, so what you
+read is the code the tests run. *({placeholder} replace the function with your
+own, here and in the test.)*
+
+```python
+--8<-- "{module}.py:{fn_section}"
+```
+
+On three scores:
+
+<!--pytest-codeblocks:cont-->
+```python
+--8<-- "{module}.py:{demo_section}"
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+{output}```
+
+## Reflection
+
+!!! note "Your reflection"
+    {placeholder} what surprised you, what you got
+    wrong first, and what you want to try next.
+"""
+
+
+def run_demo(snippet_source: str, filename: str) -> str:
+    """What the snippet's demo prints: run it as a script, capturing stdout."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(snippet_source, filename, "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The files a new entry creates."""
+
+    entry: Path
+    snippet: Path
+    test: Path
+    contents: dict[Path, str]
+
+
+def plan_entry(
+    root: Path,
+    title: str,
+    date: dt.date,
+    category: str | None = None,
+    author: str = DEFAULT_AUTHOR,
+) -> Plan:
+    """Work out the three files and their text, without writing anything."""
+    title = clean_title(title)
+    if not title:
+        raise EntryError('a title is required, e.g. make new TITLE="Causal attention by hand"')
+    root = Path(root)
+    layout = read_layout(root)
+    category = choose_category(layout, category)
+    check_author(layout, author)
+    slug = slugify(title)
+    module = module_name(slug, layout.snippets_dir)
+    names = {"module": module, "fn_section": "softmax", "demo_section": "demo"}
+
+    entry = layout.posts_dir / f"{date.isoformat()}-{slug}.md"
+    snippet = layout.snippets_dir / f"{module}.py"
+    test = layout.tests_dir / f"test_{module}.py"
+
+    first_line = docstring_text(f"{title}: the code of the journal entry of {date.isoformat()}.")
+    snippet_text = SNIPPET_TEMPLATE.format(title_line=first_line, date=date.isoformat(), **names)
+    output = run_demo(snippet_text, str(snippet))
+    entry_text = ENTRY_TEMPLATE.format(
+        date=date.isoformat(),
+        category=category,
+        placeholder=PLACEHOLDER,
+        author=author,
+        heading=markdown_text(title),
+        output=output,
+        bibliography=layout.bibliography,
+        cite_key=layout.cite_key,
+        **names,
+    )
+    test_text = TEST_TEMPLATE.format(title_line=docstring_text(f"Tests for snippets/{module}.py ({title})."), **names)
+    return Plan(entry, snippet, test, {entry: entry_text, snippet: snippet_text, test: test_text})
+
+
+def create_entry(
+    root: Path,
+    title: str,
+    date: dt.date | None = None,
+    category: str | None = None,
+    author: str = DEFAULT_AUTHOR,
+) -> list[Path]:
+    """Create the entry, its snippet module and its test; return their paths.
+
+    Raises EntryError, having written nothing, if any of the three exists.
+    """
+    plan = plan_entry(Path(root), title, date or dt.date.today(), category, author)
+    existing = [path for path in plan.contents if path.exists()]
+    if existing:
+        raise EntryError(
+            "refusing to overwrite: "
+            + ", ".join(_show(path, Path(root)) for path in existing)
+            + " already exist"
+            + ("s" if len(existing) == 1 else "")
+            + "; nothing was written (choose another title, or remove the file)"
+        )
+    written: list[Path] = []
+    try:
+        for path, text in plan.contents.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "x", encoding="utf-8") as handle:  # "x": never overwrite
+                written.append(path)
+                handle.write(text)
+    except BaseException:
+        for path in written:  # all or nothing
+            path.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def _show(path: Path, root: Path) -> str:
+    """``path`` relative to the repo root when it is inside it."""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``journal-new`` / ``make new``: create the entry, its snippet module and its test."""
+    parser = argparse.ArgumentParser(
+        prog="journal-new",
+        description="Create a dated journal entry, its snippet module and its test.",
+    )
+    parser.add_argument("title", nargs="?", default="", help='the entry title, e.g. "Causal attention by hand"')
+    parser.add_argument("--category", help="one of the blog's categories_allowed (default: the first)")
+    parser.add_argument("--author", default=DEFAULT_AUTHOR, help="an id from the blog's .authors.yml")
+    parser.add_argument("--date", type=dt.date.fromisoformat, help="YYYY-MM-DD (default: today)")
+    parser.add_argument("--root", type=Path, help="the journal's root folder (default: found from the cwd)")
+    args = parser.parse_args(argv)
+
+    try:
+        root = (args.root or find_root()).resolve()
+        paths = create_entry(root, args.title, args.date, args.category, args.author)
+    except (EntryError, ConfigError) as error:
+        print(f"journal-new: error: {error}", file=sys.stderr)
+        return 2
+    print("Created:")
+    for path in paths:
+        print(f"  {_show(path, root)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""MkDocs' log messages (1.6): its link warnings given the file and line of the link.
+
+MkDocs warns "Doc file 'x.md' contains a link 'y.md', but the target is not
+found among documentation files" naming the file but not the line. The
+:class:`LinkLocator` filter on its page logger (``mkdocs.structure.pages``)
+parses that wording (a library's message text, hence here) and puts the
+``file:line:`` in front. Guarded in toolkit/tests/unit/test_compat.py by a
+real build of a page with a broken link.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+__all__ = ["LinkLocator", "locate_link"]
+
+
+_LINK_WARNING = re.compile(r"^Doc file '(?P<file>[^']+)' contains (?:a|an [\w ]+?) link (?:to )?'(?P<link>[^']+)'")
+
+
+def locate_link(message: str, docs_dir: Path, root: Path) -> str:
+    """``docs/x.md:12: Doc file 'x.md' contains a link ...``: MkDocs' warning with the
+    file (relative to ``root``) and the line where the link is written; unchanged
+    when it is no link warning or the link is not found in the file."""
+    m = _LINK_WARNING.match(message)
+    if m is None:
+        return message
+    path = docs_dir / m["file"]
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError:
+        return message
+    link = m["link"]
+    for needle in (f"]({link}", f"]: {link}", f'"{link}"', f"({link})", link):
+        pos = text.find(needle)
+        if pos >= 0:
+            line = text.count("\n", 0, pos) + 1
+            try:
+                rel = path.resolve().relative_to(root).as_posix()
+            except ValueError:
+                rel = str(path)
+            return f"{rel}:{line}: {message}"
+    return message
+
+
+class LinkLocator(logging.Filter):
+    """Puts ``file:line:`` in front of MkDocs' link warnings (a filter on ``mkdocs.structure.pages``)."""
+
+    LOGGER = "mkdocs.structure.pages"
+
+    def __init__(self, docs_dir: Path, root: Path):
+        super().__init__()
+        self.docs_dir, self.root = Path(docs_dir), Path(root).resolve()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Rewrite the record's message in place; never drops a record."""
+        if record.levelno >= logging.INFO:
+            located = locate_link(record.getMessage(), self.docs_dir, self.root)
+            if located is not record.getMessage():
+                record.msg, record.args = located, ()
+        return True
+
+    @classmethod
+    def install(cls, docs_dir: Path, root: Path) -> LinkLocator:
+        """Install one locator on MkDocs' page logger, replacing any from an earlier build."""
+        logger = logging.getLogger(cls.LOGGER)
+        for old in [f for f in logger.filters if isinstance(f, cls)]:
+            logger.removeFilter(old)
+        locator = cls(docs_dir, root)
+        logger.addFilter(locator)
+        return locator

@@ -1,0 +1,380 @@
+"""Each entry's code to take home: ``<entry>.py`` and ``<entry>.ipynb``, made from what its page tests run.
+
+Both come from the page as the page tests read it (``core.parse``: snippet
+includes expanded as the build expands them), so a reader gets the code that
+was checked, in page order:
+
+- the start state of the page tests (``core.run.reset_global_state``:
+  ``random``, NumPy and PyTorch seeded with ``run.SEED``, PyTorch's default
+  print options and dtype), written out as ``start_state()``;
+- the snippet modules the page imports (``from inputs import ...``), followed
+  through their own imports, written in, so the file needs nothing of the
+  journal but its pinned packages;
+- every block; under the block that prints a checked output, that output as a
+  comment (and the numbers of a checked matrix). A ``doctest: page`` page is one
+  script in one namespace; otherwise every block (with its ``cont`` blocks)
+  starts afresh, as each is its own test: ``start_afresh()`` forgets the names
+  the blocks before defined and sets the start state again. Blocks the tests
+  skip (or expect to fail) are shown as comments, not run.
+
+The notebook holds the same code, one cell per fence, with the page's prose as
+Markdown cells. Both are made from the sources alone (no clock, no random ids),
+so every build writes the same bytes. No MkDocs here: the build (``plugin``)
+and the tests (``tests/test_downloads.py``) both call :func:`make`.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import nbjson
+
+from journal_tools.core.imports import imported_names_in_text
+from journal_tools.core.outputs import matrix_numbers
+from journal_tools.core.parse import SHELL_LANGS, Page, Step, parse_page
+from journal_tools.core.run import SEED
+from journal_tools.core.settings import Settings
+
+__all__ = ["FOLDER", "Download", "Placed", "add_files", "links_html", "make"]
+
+FOLDER = "downloads"  # under the site: downloads/<entry>.py, downloads/<entry>.ipynb
+
+_COMMENT_LINE = re.compile(r"^\s*<!--.*-->\s*$")  # markers, <!-- more -->, figures: nothing for a reader
+_ADMONITION = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?\s*$')
+
+_START_STATE = f'''\
+def start_state():
+    """The state the page tests start from: the same seeds, PyTorch's default print options."""
+    random.seed({SEED})
+    numpy.random.seed({SEED})
+    torch.manual_seed({SEED})
+    torch.set_printoptions(profile="default")
+    torch.set_default_dtype(torch.float32)
+'''
+
+_AFRESH = '''\
+def start_afresh():
+    """Each block of this page is a test of its own: forget what the blocks before defined."""
+    for name in set(globals()) - _KEEP:
+        if not name.startswith("_"):
+            del globals()[name]
+    start_state()
+
+
+_KEEP = set(globals())  # what the blocks find: the imports and functions above
+'''
+
+_SNIPPET_HELPER = '''\
+def snippet_module(name, source):
+    """Make `import name` find ``source``: the journal's snippets/name.py, written in below."""
+    module = types.ModuleType(name)
+    module.__file__ = f"snippets/{name}.py"
+    sys.modules[name] = module
+    exec(compile(source.removeprefix("\\n"), module.__file__, "exec"), module.__dict__)
+'''
+
+
+@dataclass
+class Placed:
+    """Where one step of the page went: the script lines that run it, its notebook cells."""
+
+    step: Step
+    lines: range  # 1-based lines of the .py that run the step (empty: not run, shown as comments)
+    cells: list[str] = field(default_factory=list)  # ids of its code cells
+
+
+@dataclass
+class Download:
+    """The two files of one entry, and where each step of the page went in them."""
+
+    name: str  # the entry's file stem: <name>.py, <name>.ipynb
+    script: str
+    notebook: str
+    placed: list[Placed]
+
+
+def make(path: Path, settings: Settings) -> Download:
+    """The downloads of the page at ``path``."""
+    page = parse_page(path, settings)
+    modules = _snippet_modules(page, settings)
+    title = _title(page) or path.stem
+    where = page.path
+    header = [f"# {title}", "#", f"# The code of {where},",
+              "# as its page tests run it: every block, in page order, with the snippets it",
+              "# includes. It needs only the journal's pinned packages (requirements.txt): the",
+              "# snippet modules the page imports are written in below. Under each block whose",
+              "# output the page checks, that output, as a comment. Run it: python <this file>"]
+    if page.mode != "page":
+        header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
+    setup, written_in = _setup_code(page, modules)
+    script = _Script(header + [""] + "".join([setup, *written_in]).split("\n"))
+    about = (f"*The code of {where}, as its page tests run it. First the state the tests start from"
+             + (", then the snippet modules the page imports, written in.*" if modules else ".*"))
+    head = [_markdown_cell(about, "about"), _code_cell(setup, "setup"),
+            *(_code_cell(code.lstrip("\n"), f"snippet-{name}") for (name, _), code in zip(modules, written_in))]
+    cells: list[dict] = []
+    placed = []
+    text_start = _body_start(page)
+
+    def prose(start: int, stop: int) -> None:
+        text = _prose(page, start, stop)
+        if text:
+            cells.append(_markdown_cell(text, f"text-{page.where(start).line}"))
+
+    for step in page.steps:
+        prose(text_start, step.parts[0].fence.start)
+        placed.append(_place(page, step, script, cells, prose))
+        text_start = _after(step, step.parts[-1].fence.end) + 1
+    prose(text_start, len(page.expanded.lines))
+    nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(head, cells), "metadata": {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"}}})
+    # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
+    # second per entry at build time; toolkit/tests/unit/test_download_files.py validates the result.
+    return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed)
+
+
+def _code_cell(source: str, cell_id: str) -> dict:
+    return {"cell_type": "code", "id": cell_id, "metadata": {}, "execution_count": None, "outputs": [],
+            "source": source.rstrip("\n")}
+
+
+def _markdown_cell(source: str, cell_id: str) -> dict:
+    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
+
+
+# -- in the build (the only MkDocs of this module: imported where used) -----------------
+
+
+def add_files(files, config, settings: Settings) -> dict[Path, list]:
+    """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
+    A post the page tests cannot read gets none (its own test names the line). Made afresh at every
+    build: a few milliseconds an entry, and ``make serve`` builds only its recent window."""
+    from mkdocs.structure.files import File
+
+    from journal_tools.core.includes import IncludeError
+    from journal_tools.core.parse import PageError
+
+    made = {}
+    for file in list(files.documentation_pages()):
+        src = Path(file.abs_src_path) if file.abs_src_path else None
+        if src is None or src.suffix != ".md" or not settings.is_post(src):
+            continue
+        try:
+            download = make(src, settings)
+        except (PageError, IncludeError):
+            continue
+        if not download.placed:
+            continue
+        made[src] = [File.generated(config, f"{FOLDER}/{download.name}{ext}", content=text)
+                     for ext, text in ((".py", download.script), (".ipynb", download.notebook))]
+        for generated in made[src]:
+            files.append(generated)
+    return made
+
+
+def drop_left_out(made: dict[Path, list], files) -> dict[Path, list]:
+    """``made`` less the downloads of the posts this build leaves out: Material's blog marks a draft's
+    file excluded in ``make build`` (its ``on_files``), and a draft's code must not be published either."""
+    left_out = {Path(f.abs_src_path) for f in files.documentation_pages(inclusion=lambda i: i.is_excluded())
+                if f.abs_src_path}
+    for src in made.keys() & left_out:
+        for generated in made[src]:
+            files.remove(generated)
+    return {src: generated for src, generated in made.items() if src not in left_out}
+
+
+def links_html(made: list | None, page_url: str) -> str:
+    """The links next to the badge: the entry's script and notebook, saved under their names."""
+    if not made:
+        return ""
+    from mkdocs.utils import get_relative_url
+
+    links = [f'<a href="{get_relative_url(f.url, page_url)}" download="{Path(f.src_uri).name}">{label}</a>'
+             for f, label in zip(made, ("script (.py)", "notebook (.ipynb)"))]
+    return ('\n<p class="journal-downloads"><span class="journal-downloads__label">Run it yourself:</span> '
+            f"{links[0]} · {links[1]}, the code this page's tests run.</p>")
+
+
+# -- the script --------------------------------------------------------------------------
+
+
+class _Script:
+    """Lines of the .py, 1-based where a step's lines are told."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+
+    def add(self, text: str) -> range:
+        start = len(self.lines) + 1
+        self.lines.extend(text.rstrip("\n").split("\n"))
+        return range(start, len(self.lines) + 1)
+
+    def text(self) -> str:
+        return "\n".join(self.lines).rstrip("\n") + "\n"
+
+
+def _setup_code(page: Page, modules: list[tuple[str, str]]) -> tuple[str, list[str]]:
+    """The start state (and helpers), then one ``snippet_module(...)`` call per module."""
+    imports = "import random\n\nimport numpy\nimport torch\n"
+    if modules:
+        imports = "import random\nimport sys\nimport types\n\nimport numpy\nimport torch\n"
+    parts = [imports, _START_STATE]
+    if modules:
+        parts.append(_SNIPPET_HELPER)
+    parts.append(_AFRESH if page.mode != "page" else "")
+    code = "\n\n\n".join(p.rstrip("\n") for p in parts if p) + "\n"
+    if page.mode == "page":
+        code += "\n\nstart_state()\n"
+    return code, [f"\n# snippets/{name}.py\nsnippet_module({name!r}, {_quoted(source)})\n" for name, source in modules]
+
+
+def _quoted(source: str) -> str:
+    """``source`` as a Python string literal a reader can read: raw triple quotes when they fit."""
+    for q in ("'''", '"""'):
+        if q not in source and not source.endswith("\\"):
+            return f"r{q}\n{source}{q}"
+    return repr(source)
+
+
+def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Placed:
+    """Write one step (its parts, its checked output) to the script and the notebook;
+    ``prose(i, j)`` adds the page's expanded lines i:j as a Markdown cell (between cont parts)."""
+    line = page.where(step.parts[0].fence.start).line
+    reason = _not_run(step)
+    script.add(f"\n# {page.path}, line {line}" + (f": {reason}" if reason else ""))
+    ids = []
+    run_lines = None
+    for k, part in enumerate(step.parts):
+        if k:
+            prose(step.parts[k - 1].fence.end + 1, part.fence.start)
+        code = _code(step, part.code)
+        if k == 0 and page.mode != "page" and not reason:
+            code = "start_afresh()\n" + code
+        if k == len(step.parts) - 1:
+            code = code.rstrip("\n") + "\n" + _checked_comment(page, step)
+        if reason:
+            code = "\n".join("# " + ln if ln else "#" for ln in code.rstrip("\n").split("\n")) + "\n"
+        if k:
+            script.add(f"# (continued: {page.path}, line {page.where(part.fence.start).line})")
+        lines = script.add(code)
+        run_lines = range(run_lines.start if run_lines else lines.start, lines.stop)
+        cell_id = f"block-{page.where(part.fence.start).line}"
+        cells.append(_code_cell(code, cell_id))
+        ids.append(cell_id)
+    return Placed(step, range(0) if reason else run_lines, ids)
+
+
+def _not_run(step: Step) -> str:
+    for name in ("skip", "skipif", "xfail"):
+        mark = step.mark(name)
+        if mark is not None:
+            why = mark.kwargs.get("reason") or (mark.args[0] if mark.args and name == "skip" else "")
+            return f"{'expected to fail' if name == 'xfail' else 'skipped'} by the page tests ({why}); not run here"
+    return ""
+
+
+def _code(step: Step, code: str) -> str:
+    if step.lang not in SHELL_LANGS:
+        return code
+    shell = ', executable="/bin/bash"' if step.lang == "bash" else ""
+    return (f"import subprocess\n\nprint(subprocess.run({_quoted(code)}, shell=True{shell}, check=True,\n"
+            "                     stdout=subprocess.PIPE, text=True).stdout, end=\"\")\n")
+
+
+def _checked_comment(page: Page, step: Step) -> str:
+    """The output the page checks, as comment lines (none when it checks nothing)."""
+    out = []
+    if step.expected_output is not None:
+        at = page.where(step.expected_fence.start).line
+        out.append(f"# Prints (checked by the page tests, line {at}):")
+        out += ["# " + ln if ln else "#" for ln in step.expected_output.rstrip("\n").split("\n")]
+    if step.math is not None:
+        out.append(f"# The matrix at line {step.math.origin.line} holds the numbers printed, in order:")
+        out += ["# " + ln for ln in textwrap.wrap(" ".join(matrix_numbers(step.math.tex)), 86)]
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str]]:
+    """(name, source) of each snippet module the page's code imports, followed through their
+    imports (as ``imports.follow_imports`` does), each after the modules it imports."""
+    code = "\n".join(step.code for step in page.steps)
+    dirs = list(settings.snippet_dirs)
+    ordered: list[tuple[str, str]] = []
+    done: set[str] = set()
+
+    def visit(name: str) -> None:
+        path = next((d / f"{name}.py" for d in dirs if (d / f"{name}.py").is_file()), None)
+        if name in done or path is None:
+            return
+        done.add(name)  # before its imports: a cycle ends here
+        source = path.read_text(encoding="utf-8")
+        for dep in sorted(imported_names_in_text(source)):
+            visit(dep)
+        ordered.append((name, source))
+
+    for name in sorted(imported_names_in_text(code)):
+        visit(name)
+    return ordered
+
+
+# -- the notebook's prose ---------------------------------------------------------------
+
+
+def _body_start(page: Page) -> int:
+    """The first expanded line after the front matter."""
+    lines = page.expanded.lines
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in ("---", "..."):
+                return i + 1
+    return 0
+
+
+def _after(step: Step, last: int) -> int:
+    """The last expanded line of a step: its expected-output fence or checked formula included."""
+    ends = [last]
+    if step.expected_fence is not None:
+        ends.append(step.expected_fence.end)
+    if step.math is not None:
+        ends.append(step.math.lines[-1])
+    return max(ends)
+
+
+def _prose(page: Page, start: int, stop: int) -> str:
+    """Lines ``start:stop`` of the page as Markdown a notebook shows: markers and comments left
+    out, admonitions as quotes (Jupyter does not know them)."""
+    out, quote = [], None
+    for line in page.expanded.lines[start:stop]:
+        if _COMMENT_LINE.match(line):
+            continue
+        m = _ADMONITION.match(line)
+        if m:
+            quote = len(m["indent"]) + 4
+            out.append(f"> **{m['title'] or m['kind'].capitalize()}**")
+            out.append(">")
+            continue
+        if quote is not None:
+            if line.strip() and not line.startswith(" " * quote):
+                quote = None
+            else:
+                out.append(("> " + line[quote:]).rstrip())
+                continue
+        out.append(line)
+    text = "\n".join(out).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def _title(page: Page) -> str:
+    return next((ln[2:].strip() for ln in page.expanded.lines if ln.startswith("# ")), "")
+
+
+def _title_first(head: list, body: list) -> list:
+    """The page's opening prose (its title) above the set-up cells, when the page opens with prose."""
+    if body and body[0]["cell_type"] == "markdown":
+        return [body[0], *head, *body[1:]]
+    return head + body

@@ -1,0 +1,316 @@
+"""The math font served with the site (installed at set-up, never committed).
+
+    python -m journal_tools.mkdocs_plugin.fonts install
+
+installs the npm package ``@fontsource/noto-sans-math`` (Noto Sans Math: it
+has an OpenType MATH table, so browsers lay out MathML fractions, roots and
+stretchy brackets with it) into ``.cache/fonts/``. The MkDocs hook copies the
+font files into the built site at ``assets/fonts/``; without them the
+stylesheet falls back to the reader's own math font. ``root`` is always the
+journal's folder (the one holding mkdocs.yml), never this package's.
+
+Note: fontsource names its only file "latin", but the file holds the whole
+font (math italic letters, operators, the MATH table); the site's @font-face
+declares the unicode-range of ``SUBSET_RANGES`` instead (toolkit/tests/unit/test_font_face.py).
+
+Subset: the whole font is ~270 KB (woff2). ``install`` (and, if that was run
+before subsetting existed, the first build) writes a subset to
+``.cache/fonts/subset/`` under the same file names, keeping the OpenType MATH
+table, every layout feature, and the glyphs the MATH table reaches (size
+variants and assembly parts of stretchy brackets, radicals, arrows),
+restricted to the Unicode blocks a formula may use (``SUBSET_RANGES``).
+``copy_to_site`` copies the subset when there is one. woff2 output needs the
+``brotli`` module; without it only the woff subset is written (the
+stylesheet's woff2 source then fails and the browser uses the woff one).
+
+Per site: a build passes ``copy_to_site`` the code points its pages' MathML
+holds (``math_codepoints``), with the math italic and bold forms browsers draw
+single letters in and the radical sign that ``<msqrt>``/``<mroot>`` draw, and
+the site gets a subset of just those (and of the glyphs the MATH table and the
+layout features reach from them), written once per set under
+``.cache/fonts/subset/<key>/``: 15 KB (woff2) for this journal, instead of the 150 KB
+of the blocks or the 270 KB of the whole font.
+The blocks subset stays what the stylesheet's unicode-range declares.
+``tests/browser/test_formulas.py`` draws every formula of the built site
+with the served subset and with the whole font, and wants the same pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from journal_tools.core import atomic
+
+PACKAGE = "@fontsource/noto-sans-math"
+VERSION = "5.3.0"
+CACHE_DIR = Path(".cache") / "fonts"
+SITE_FONT_DIR = Path("assets") / "fonts"
+FONT_SUFFIXES = (".woff2", ".woff")
+SUBSET_DIR = CACHE_DIR / "subset"
+STAMP_NAME = "subset.stamp"
+
+# Unicode blocks a formula may draw from this font (inclusive ranges; the stylesheet's unicode-range).
+SUBSET_RANGES = (
+    (0x0020, 0x007E),    # Basic Latin
+    (0x00A0, 0x00FF),    # Latin-1 Supplement
+    (0x0300, 0x036F),    # Combining Diacritical Marks (accents, over-bars)
+    (0x0370, 0x03FF),    # Greek and Coptic
+    (0x2000, 0x206F),    # General Punctuation (spaces, invisible times/apply)
+    (0x2100, 0x214F),    # Letterlike Symbols
+    (0x2190, 0x21FF),    # Arrows
+    (0x2200, 0x22FF),    # Mathematical Operators
+    (0x2300, 0x23FF),    # Miscellaneous Technical (bracket pieces, ceilings)
+    (0x25A0, 0x25FF),    # Geometric Shapes (\square, \triangle)
+    (0x27C0, 0x27FF),    # Miscellaneous Mathematical Symbols-A, Supplemental Arrows-A (angle brackets, long arrows)
+    (0x2900, 0x29FF),    # Supplemental Arrows-B, Miscellaneous Mathematical Symbols-B
+    (0x2A00, 0x2AFF),    # Supplemental Mathematical Operators
+    # Mathematical Alphanumeric Symbols, the whole block: browsers draw a single-letter
+    # <mi> (x, W, \alpha) with the math italic forms, \mathbf with the bold ones,
+    # \mathbb{E} with the double-struck ones. A site's subset holds only the forms its
+    # pages use; a character outside these ranges would be drawn by another font.
+    (0x1D400, 0x1D7FF),
+)
+# Part of the stamp: change it when the subsetting rules change.
+SUBSET_RULES = "v4 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date"
+
+
+_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+# Glyphs a browser draws for an element, not for its text: <msqrt> and <mroot>
+# draw the radical sign U+221A from the math font (stretched with its MATH-table
+# size variants and assembly parts, which the subsetter keeps for a kept base
+# glyph), though no such character is in the MathML (MathML Core, "Radicals").
+_DRAWN_BY_ELEMENT = {"msqrt": 0x221A, "mroot": 0x221A}
+_ELEMENT = re.compile(r"<(" + "|".join(_DRAWN_BY_ELEMENT) + r")\b")
+
+
+def _styled_forms(cp: int) -> tuple[int, ...]:
+    """The Mathematical Alphanumeric forms a browser may draw ``cp`` in: a single-letter
+    <mi> is math italic, and bold comes from mathvariant (bold, italic, bold italic
+    Latin; bold and italic Greek): the forms SUBSET_RANGES keeps."""
+    for first, last, starts in (
+        (0x41, 0x5A, (0x1D400, 0x1D434, 0x1D468)), (0x61, 0x7A, (0x1D41A, 0x1D44E, 0x1D482)),
+        (0x391, 0x3A9, (0x1D6A8, 0x1D6E2)), (0x3B1, 0x3C9, (0x1D6C2, 0x1D6FC)),
+    ):
+        if first <= cp <= last:
+            forms = tuple(start + cp - first for start in starts)
+            return forms + ((0x210E,) if cp == ord("h") else ())  # italic h is U+210E (the Planck constant)
+    return ()
+
+
+def math_codepoints(html: str) -> set[int]:
+    """The code points of the MathML in ``html`` that the subset may need (see the module doc)."""
+    import html as html_lib
+
+    found = set()
+    for formula in _MATH.findall(html):
+        text = html_lib.unescape(_TAG.sub("", formula))
+        found.update(_DRAWN_BY_ELEMENT[name] for name in _ELEMENT.findall(formula))
+        for cp in map(ord, text):
+            found.add(cp)
+            found.update(_styled_forms(cp))
+    return {cp for cp in found if any(lo <= cp <= hi for lo, hi in SUBSET_RANGES)}
+
+
+def package_dir(root: Path) -> Path:
+    """Where npm puts the font package's files under ``root``."""
+    return root / CACHE_DIR / "node_modules" / PACKAGE / "files"
+
+
+def font_files(root: Path) -> list[Path]:
+    """The installed woff2/woff files (empty if the font is not installed)."""
+    files_dir = package_dir(root)
+    if not files_dir.is_dir():
+        return []
+    return sorted(
+        p
+        for p in files_dir.iterdir()
+        if p.suffix in FONT_SUFFIXES and "-400-normal" in p.name
+    )
+
+
+def _have_brotli() -> bool:
+    try:
+        import brotli  # noqa: F401  (fontTools needs it to write woff2)
+    except ImportError:
+        return False
+    return True
+
+
+def _stamp(originals: list[Path]) -> str:
+    h = hashlib.sha256(SUBSET_RULES.encode())
+    for p in originals:
+        h.update(b"\0" + p.name.encode() + b"\0" + p.read_bytes())
+    h.update(b"\0brotli=" + str(_have_brotli()).encode())
+    return h.hexdigest()
+
+
+def _aliases(font, unicodes: set[int]) -> set[int]:
+    """The other code points the whole font maps to the glyphs of ``unicodes`` (it maps
+    italic h, U+210E, and sans-serif italic h, U+1D629, to one glyph). Kept, they cost no
+    glyph, and the glyph is drawn as with the whole font: with only U+210E reaching it,
+    Chromium on Linux drew the subscript h of ``W_h`` with other pixels, at the same place
+    and with the same outline (the hinting, which FreeType's auto-hinter chooses by the
+    code points that reach a glyph, is the likely cause)."""
+    cmap = font.getBestCmap()
+    glyphs = {cmap[cp] for cp in unicodes if cp in cmap}
+    return {cp for cp, glyph in cmap.items() if glyph in glyphs}
+
+
+def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = None) -> bytes:
+    """The subset of ``source`` (woff/woff2/ttf) as ``flavor`` ("woff2", "woff"): the
+    SUBSET_RANGES blocks, or only ``codepoints`` when given."""
+    import io
+
+    from fontTools import subset as ft_subset
+    from fontTools.ttLib import TTFont
+
+    options = ft_subset.Options()
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    options.glyph_names = False
+    options.hinting = True
+    # Keep MATH (default drop_tables does not list it; make sure).
+    options.drop_tables = [t for t in options.drop_tables if t != "MATH"]
+    options.flavor = flavor
+    font = TTFont(str(source), recalcTimestamp=False)  # the source's date: the same bytes at every build
+    subsetter = ft_subset.Subsetter(options=options)
+    unicodes = set(codepoints) if codepoints is not None else {cp for lo, hi in SUBSET_RANGES for cp in range(lo, hi + 1)}
+    subsetter.populate(unicodes=sorted(unicodes | _aliases(font, unicodes)))
+    subsetter.subset(font)
+    if "MATH" not in font:
+        raise RuntimeError(f"subsetting {source.name} dropped the MATH table")
+    buf = io.BytesIO()
+    font.flavor = flavor
+    font.save(buf)
+    return buf.getvalue()
+
+
+def subset_files(root: Path, codepoints: set[int] | None = None) -> list[Path]:
+    """The subset font files, written (or rewritten) if missing or stale: the blocks'
+    subset, or with ``codepoints`` one of just those (kept per set of code points).
+
+    Empty if the font is not installed. If subsetting fails (say fontTools
+    is missing), returns [] and the caller copies the whole font.
+    """
+    originals = font_files(root)
+    if not originals:
+        return []
+    out_dir = root / SUBSET_DIR
+    stamp = _stamp(originals)
+    if codepoints is not None:
+        stamp = hashlib.sha256(f"{stamp} {sorted(codepoints)}".encode()).hexdigest()
+        out_dir = out_dir / stamp[:16]
+    stamp_path = out_dir / STAMP_NAME
+    flavors = ["woff2", "woff"] if _have_brotli() else ["woff"]
+    by_suffix = {p.suffix: p for p in originals}
+    wanted = [out_dir / by_suffix[f".{f}"].name for f in flavors if f".{f}" in by_suffix]
+    try:
+        current = stamp_path.read_text(encoding="utf-8").strip()
+    except OSError:
+        current = ""
+    if current == stamp and all(p.is_file() for p in wanted):
+        return wanted
+    # Read the woff (zlib) when there is one: reading woff2 needs brotli too.
+    source = by_suffix.get(".woff") or by_suffix.get(".woff2")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for stale in out_dir.iterdir():
+            if stale.suffix in FONT_SUFFIXES and stale not in wanted:
+                stale.unlink()
+        for dest in wanted:
+            atomic.write_bytes(dest, subset_font(source, dest.suffix.lstrip("."), codepoints))
+        atomic.write_bytes(stamp_path, (stamp + "\n").encode())
+        if codepoints is not None:
+            _prune_site_subsets(root / SUBSET_DIR, keep=out_dir)
+    except Exception as exc:  # noqa: BLE001 - fall back to the whole font
+        print(f"journal_tools.mkdocs_plugin.fonts: could not subset {source.name}: {exc}", file=sys.stderr)
+        return []
+    return wanted
+
+
+def _prune_site_subsets(parent: Path, keep: Path, count: int = 8) -> None:
+    """Keep the ``count`` newest per-site subsets (each edit that adds a symbol makes one)."""
+    subsets = sorted((d for d in parent.iterdir() if d.is_dir() and d != keep),
+                     key=lambda d: d.stat().st_mtime, reverse=True)
+    for old in subsets[count - 1:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def copy_to_site(site_dir: str | Path, root: Path, codepoints: set[int] | None = None) -> list[Path]:
+    """Copy the (subset) font files into ``site_dir/assets/fonts``; return the copies.
+
+    ``codepoints``: what the site's maths uses (``math_codepoints``); none (a site
+    without maths) gets the blocks' subset, so the stylesheet's URL still resolves."""
+    sources = subset_files(root, codepoints or None) or font_files(root)
+    if not sources:
+        return []
+    dest_dir = Path(site_dir) / SITE_FONT_DIR
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    copies = []
+    for src in sources:
+        dest = dest_dir / src.name
+        shutil.copyfile(src, dest)
+        copies.append(dest)
+    return copies
+
+
+def install(root: Path) -> int:
+    """Install the font package with npm into ``root/.cache/fonts`` and subset it."""
+    npm = shutil.which("npm")
+    if npm is None:
+        print(
+            "journal_tools.mkdocs_plugin.fonts: npm not found; install Node.js/npm to serve the "
+            f"math font ({PACKAGE}@{VERSION}). Pages still work: they fall back "
+            "to the reader's math font.",
+            file=sys.stderr,
+        )
+        return 2
+    prefix = root / CACHE_DIR
+    prefix.mkdir(parents=True, exist_ok=True)
+    cmd = [
+        npm, "install", "--prefix", str(prefix),
+        "--no-save", "--no-audit", "--no-fund",
+        f"{PACKAGE}@{VERSION}",
+    ]
+    result = subprocess.run(cmd)
+    if result.returncode != 0:
+        print(f"journal_tools.mkdocs_plugin.fonts: `{' '.join(cmd)}` failed", file=sys.stderr)
+        return result.returncode
+    found = font_files(root)
+    if not found:
+        print(f"journal_tools.mkdocs_plugin.fonts: no font files under {package_dir(root)}", file=sys.stderr)
+        return 1
+    for path in found:
+        print(f"installed {path.relative_to(root)} ({path.stat().st_size} bytes)")
+    subset = subset_files(root)
+    if not subset:
+        print("journal_tools.mkdocs_plugin.fonts: subsetting failed; the site gets the whole font", file=sys.stderr)
+    for path in subset:
+        print(f"subset    {path.relative_to(root)} ({path.stat().st_size} bytes)")
+    if not _have_brotli():
+        print("journal_tools.mkdocs_plugin.fonts: no brotli module, so no woff2 subset (browsers use the woff one)",
+              file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m journal_tools.mkdocs_plugin.fonts install``."""
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["install"]:
+        print("usage: python -m journal_tools.mkdocs_plugin.fonts install", file=sys.stderr)
+        return 2
+    from journal_tools.core.settings import find_root
+
+    return install(find_root())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

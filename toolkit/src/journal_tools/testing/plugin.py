@@ -1,0 +1,47 @@
+"""Pytest fixtures and markers shared by a journal's tests and the toolkit's suite.
+
+Markers by place (both pyproject.toml files register them): `browser` for every
+test under a browser/ folder, `slow` for it and for every test of a built site.
+The `browser` fixture is Debian's /usr/bin/chromium driven by Playwright, which
+never downloads a browser here. Without Chromium the browser tests skip locally
+and FAIL under CI=true (the set-up installs it: prerequisites.py)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from journal_tools.testing.prerequisites import require
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+
+# Fixtures that hand a test a whole built site: its test is slow by definition.
+SITE_BUILDS = ("built", "docs_build", "fixture_build")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark each test by its place: `browser` under a browser/ folder, `slow` for those and site builds."""
+    for item in items:
+        in_browser = "browser" in item.path.parent.parts[-1:]
+        if in_browser:
+            item.add_marker(pytest.mark.browser)
+        if in_browser or set(SITE_BUILDS) & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, one per session."""
+    require(os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK),
+            f"{CHROMIUM} not found: the browser tests need Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()

@@ -1,0 +1,387 @@
+"""A journal's site, built for its tests: a frozen copy of the project, one strict
+build per test session, the first problem of a failed build and the page test that
+reports it.
+
+The project is the folder pytest runs in (``ROOT``): a journal's Makefile runs its
+tests from its top folder, and the toolkit's suite from the same checkout (its own
+tests build the fixture journal of ``toolkit/tests/fixtures/journal`` instead).
+Exactly one test builds the author's site (``BUILD_TEST``, the strict build of
+docs/); the tests that look at the built site depend on that build through the
+journal's ``built`` fixture and skip, naming that test, when it failed.
+
+The session build is one ``mkdocs build --strict`` of a frozen copy per test
+session (one even under pytest-xdist: the first worker builds, the others wait on
+a lock and reuse it). The copy is frozen so the site matches one state of the
+sources while people edit the working tree, and it is a one-commit git
+repository whose commit date is HEAD's: journal_tools.mkdocs_plugin.build_date
+pins SOURCE_DATE_EPOCH from it exactly as in the real checkout.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from filelock import FileLock
+
+# The journal under test: pytest runs from its top folder (the Makefile's targets do).
+ROOT = Path.cwd().resolve()
+# No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/mkdocs_plugin/build_date.py).
+# The journal_tools this process imports (the editable install's src/ folder, or site-packages).
+TOOLKIT = Path(__file__).resolve().parent.parent
+ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
+# What the build reads (and what `python -m pytest docs` in a copy needs).
+PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
+PROJECT_DIRS = ("docs", "snippets")
+FONTS = Path(".cache") / "fonts"
+# Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
+# bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
+# and the figures' (the snippets' bytes). A copy seeded with them builds the same
+# bytes as a fresh copy (toolkit/tests/test_reproducible.py builds both and compares); it
+# only skips re-executing notebooks and re-drawing figures that did not change.
+BUILD_CACHES = ("mkdocs-jupyter", "figures")
+# Where the tests keep what their builds added to those caches, for the next
+# session: the author's own .cache/ is only read (make build evicts what it did
+# not use, so fixture-journal entries would not survive there). An entry no test
+# has used for STORE_DAYS is dropped (make clean drops them all).
+CACHE_STORE = ROOT / ".cache" / "test-builds"
+STORE_DAYS = 14
+_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
+
+
+def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
+    """(folder, record): ``make(folder)`` run once per test session in a fresh shared
+    ``folder``, its record (JSON-able) kept beside it. Under pytest-xdist every worker
+    has its own basetemp below one per-session folder: the first worker runs ``make``,
+    the others wait on a lock and read the record."""
+    base = tmp_path_factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
+    with FileLock(str(shared) + ".lock"):
+        record = shared / "record.json"
+        if not record.exists():
+            if shared.exists():
+                shutil.rmtree(shared)
+            shared.mkdir(parents=True)
+            record.write_text(json.dumps(make(shared)), encoding="utf-8")
+        return shared, json.loads(record.read_text(encoding="utf-8"))
+
+
+def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+    """Copy what the build reads from ``src`` into ``dst`` (created).
+
+    ``caches=False``: without the stored build caches, so the build runs every
+    notebook and draws every figure itself."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        shutil.copy2(src / name, dst / name)
+    for name in PROJECT_DIRS:
+        if (src / name).is_dir():
+            shutil.copytree(src / name, dst / name, ignore=_IGNORE)
+    # The math font (installed by `make setup`, never committed): the hook copies
+    # it into the site; without it every page requests a font that is not there.
+    if (src / FONTS).is_dir():
+        shutil.copytree(src / FONTS, dst / FONTS)
+    if caches:
+        seed_caches(dst, CACHE_STORE, src / ".cache")
+    return dst
+
+
+def seed_caches(dst: Path, *cache_roots: Path) -> None:
+    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/)."""
+    for name in BUILD_CACHES:
+        target = dst / ".cache" / name
+        for folder in (root / name for root in cache_roots):
+            for entry in folder.glob("*") if folder.is_dir() else ():
+                if entry.is_file() and not (target / entry.name).exists():
+                    target.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(entry, target / entry.name)
+                    if folder.parent == CACHE_STORE:
+                        os.utime(entry)  # used: kept another STORE_DAYS
+
+
+def keep_caches(project: Path) -> None:
+    """Add what a successful build of ``project`` wrote to its build caches to the store
+    (and drop the store's entries unused for STORE_DAYS)."""
+    stale_before = time.time() - STORE_DAYS * 86400
+    for name in BUILD_CACHES:
+        for old in (CACHE_STORE / name).glob("*") if (CACHE_STORE / name).is_dir() else ():
+            if old.is_file() and old.stat().st_mtime < stale_before:
+                old.unlink(missing_ok=True)
+        folder = project / ".cache" / name
+        for entry in folder.glob("*") if folder.is_dir() else ():
+            kept = CACHE_STORE / name / entry.name
+            if entry.is_file() and not kept.exists():
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                partial = kept.with_name(f".{entry.name}.{os.getpid()}")  # never half a file under the real name
+                shutil.copy2(entry, partial)
+                os.replace(partial, kept)
+
+
+# The one test that builds the author's docs/ (the strict build of the real site).
+BUILD_TEST = "tests/test_site_build.py::test_docs_build"
+
+
+def without_notebook_execution(project: Path) -> Path:
+    """Make ``project``'s notebooks render without running (mkdocs-jupyter's ``execute: false``):
+    for builds whose test is not about notebooks."""
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
+    return project
+
+
+def _git(*args: str, cwd: Path, env: dict | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def freeze_as_git_repo(root: Path) -> None:
+    """Make ``root`` a one-commit repository dated like ROOT's HEAD."""
+    try:
+        date = _git("log", "-1", "--format=%ct", cwd=ROOT).strip()
+    except (OSError, subprocess.CalledProcessError):
+        date = "1753574400"  # 2025-07-27, when ROOT is no git checkout
+    env = dict(os.environ, GIT_AUTHOR_DATE=f"@{date} +0000", GIT_COMMITTER_DATE=f"@{date} +0000",
+               GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t")
+    _git("init", "-q", cwd=root)
+    _git("add", "-A", cwd=root)
+    _git("-c", "commit.gpgsign=false", "commit", "-q", "-m", "snapshot", cwd=root, env=env)
+
+
+def tree_digest(folder: Path) -> str:
+    """sha256 over every file of ``folder`` (names and bytes; caches left out)."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(f"{path.relative_to(folder).as_posix()}\0".encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+class _Builds:
+    """This test process's warm builder (journal_tools/testing/clean_builds.py): MkDocs, Material and
+    the installed journal_tools imported once; each build runs in a fork of it, as clean as a new
+    ``python -m mkdocs build`` process (no plugin instance or build state carries over) without
+    paying the imports (about 1.8 s) again."""
+
+    proc: subprocess.Popen | None = None
+    toolkit = ""  # the digest of the journal_tools it imported
+
+    @classmethod
+    def imported(cls) -> str:
+        """The digest of the journal_tools the builder imported (started here if need be)."""
+        if cls.proc is None or cls.proc.poll() is not None:
+            cls.toolkit = tree_digest(TOOLKIT)
+            cls.proc = subprocess.Popen([sys.executable, "-m", "journal_tools.testing.clean_builds"],
+                                        cwd=ROOT, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            atexit.register(cls.proc.stdin.close)
+        return cls.toolkit
+
+    @classmethod
+    def build(cls, config: Path, site: Path, verbose: bool = False) -> subprocess.CompletedProcess:
+        log = site.parent / f".{site.name}.build.log"
+        cls.proc.stdin.write(f"{config}\t{site}\t{log}\t{json.dumps({'quiet': False, 'verbose': verbose, 'env': ENV})}\n")
+        cls.proc.stdin.flush()
+        answer = cls.proc.stdout.readline().strip()
+        code = 0 if answer == "ok" else int(answer.split()[-1]) if answer.startswith("failed ") else 1
+        output = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else f"(the builder ended: {answer!r})"
+        log.unlink(missing_ok=True)
+        return subprocess.CompletedProcess(["mkdocs", "build", "--strict"], code, output)
+
+
+def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bool = False) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` (``-v`` if ``verbose``) of ``project`` into ``site``, output in
+    ``stdout``; a successful build's new cache entries are kept.
+
+    In a fork of this process's warm builder (:class:`_Builds`) while the installed journal_tools
+    is the one it imported, no other environment is asked for and ``project`` has no journal_tools
+    of its own (which ``python -m mkdocs`` run there would import first); else in a new process."""
+    site.parent.mkdir(parents=True, exist_ok=True)
+    own = (project / "journal_tools").is_dir()
+    if env is None and not own and _Builds.imported() == tree_digest(TOOLKIT):
+        proc = _Builds.build(project / "mkdocs.yml", site, verbose)
+    else:
+        proc = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-v"] if verbose else []),
+             "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site)],
+            cwd=project, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+    if proc.returncode == 0:
+        keep_caches(project)
+    return proc
+
+
+def session_build(tmp_path_factory, name: str, copy) -> Built:
+    """One ``mkdocs build --strict`` per test session of ``copy(folder)`` (a project copy),
+    frozen as a one-commit repository (see :func:`once_per_session`); it never fails by itself."""
+    def build(shared: Path) -> dict:
+        project = copy(shared / "project")
+        freeze_as_git_repo(project)
+        proc = mkdocs_build(project, shared / "site")
+        return {"returncode": proc.returncode, "output": proc.stdout}
+
+    shared, result = once_per_session(tmp_path_factory, name, build)
+    return Built(shared / "site", result["output"], shared / "project", result["returncode"])
+
+
+_H1 = re.compile(r"<h1\b[^>]*>(?P<inner>.*?)</h1>", re.S)
+_PERMALINK = re.compile(r'<a class="headerlink".*?</a>', re.S)
+
+
+def heading_text(page_html: str) -> str:
+    """The text a reader sees in the first <h1> of ``page_html`` (its permalink left out), or ''."""
+    h1 = _H1.search(page_html)
+    if h1 is None:
+        return ""
+    return html.unescape(re.sub(r"<[^>]+>", "", _PERMALINK.sub("", h1["inner"]))).strip()
+
+
+class Built:
+    """The session's build: ``site`` (the output), ``output`` (mkdocs' log),
+    ``project`` (the frozen copy it was built from), ``returncode``."""
+
+    def __init__(self, site: Path, output: str, project: Path, returncode: int = 0):
+        self.site = site
+        self.output = output
+        self.project = project
+        self.returncode = returncode
+
+    def html_pages(self) -> list[Path]:
+        """Every HTML page of the built site, in path order."""
+        return sorted(self.site.rglob("*.html"))
+
+
+# --------------------------------------------------------------------------
+# A failed build of docs/: the first problem, and the page test that reports it
+
+
+def in_this_run(session, nodeid: str) -> bool:
+    """Is the test ``nodeid`` collected in this session (under pytest-xdist every worker
+    collects them all)? A test may skip saying another reports its failure only then."""
+    return any(item.nodeid == nodeid for item in session.items)
+
+_LOG_LINE = re.compile(r"^(?:ERROR|WARNING)\s+-\s+(?P<message>.*)$")
+_LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+): ")
+
+
+def first_problem(output: str) -> str:
+    """The build's first located ``path:line: message`` (else its first error or warning,
+    else the error the command line printed: ``Error: ...`` to the end, or the last line)."""
+    messages = [m["message"].strip() for m in map(_LOG_LINE.match, output.splitlines()) if m]
+    located = [msg for msg in messages if _LOCATED.match(msg)]
+    if located:
+        return located[0]
+    if messages:
+        return messages[0]
+    lines = output.strip().splitlines() or ["(no output)"]
+    start = next((i for i, line in enumerate(lines) if line.startswith("Error: ")), len(lines) - 1)
+    return "\n".join(lines[start:]).removeprefix("Error: ")
+
+
+def build_problem(output: str, project: Path) -> str:
+    """:func:`first_problem` of a build of ``project``; a message about its mkdocs.yml
+    (MkDocs names the option, not the line) gets ``mkdocs.yml:N: `` in front."""
+    from journal_tools.compat.mkdocs_config import config_message_line
+
+    problem = first_problem(output)
+    line = None if _LOCATED.match(problem) else config_message_line(project / "mkdocs.yml", problem)
+    return f"mkdocs.yml:{line}: {problem}" if line else problem
+
+
+def reporting_page_test(problem: str, project: Path) -> str | None:
+    """The page test (node id) that reports ``problem``, a build error of ``project``, or None.
+
+    The page tests are asked the same question again, with their own code, on
+    the sources the build read: a post's front matter and snippet includes
+    (``validate.check_page``, run first by a post's test), the formulas and
+    citations (``::render``), a notebook's cells (``::notebook``), the citations'
+    BibTeX file (``references.bib::bibliography``). Only the same file and line
+    (and, for a notebook, the same exception) counts as the same report.
+    """
+    from journal_tools.core.settings import ConfigError
+
+    m = _LOCATED.match(problem)
+    if m is None:
+        return None
+    path = project / m["path"]
+    try:
+        from journal_tools.compat import mkdocs_config
+
+        settings = mkdocs_config.load(project / "mkdocs.yml")
+    except ConfigError:  # then no page test can run either
+        return None
+    if not path.is_file() or settings.docs_dir not in path.resolve().parents:
+        return None
+    if path.suffix == ".bib":
+        checks = _bibliography_checks(path)
+    elif settings.is_notebook(path):
+        checks = _notebook_checks(path, settings)
+    else:
+        checks = _page_checks(path, settings)
+    for name, check in checks:
+        try:
+            check()
+        except Exception as exc:  # each check raises its page test's own error
+            said = str(exc).split("\n", 1)[0]
+            prefix = f"{m['path']}:{m['line']}: "
+            if said.startswith(prefix) and _same_exception(problem, said[len(prefix):]):
+                return f"{m['path']}::{name}"
+    return None
+
+
+def _same_exception(build: str, page_test: str) -> bool:
+    """A notebook cell: the build says "notebook cell raised NameError: ...", the test "NameError: ..."."""
+    raised = re.search(r"notebook cell raised ([\w.]+)", build)
+    return raised is None or page_test.startswith(raised[1])
+
+
+def _page_checks(path: Path, settings):
+    from mkdocs.utils.meta import get_data
+
+    from journal_tools.core import validate
+    from journal_tools.core.citations import CitationError
+    from journal_tools.core.mathml import MathError
+
+    rel = settings.rel(path)
+    source = path.read_text(encoding="utf-8")
+
+    def render():
+        try:
+            settings.markdown().convert(get_data(source)[0])
+        except (MathError, CitationError) as exc:
+            raise exc.located(rel, source) from None
+
+    return [("page", lambda: validate.check_page(path, settings)), ("render", render)]
+
+
+def _bibliography_checks(path: Path):
+    from journal_tools.core import citations
+    return [("bibliography", lambda: citations.load(path))]
+
+
+def _notebook_checks(path: Path, settings):
+    from journal_tools.core.notebook import check_notebook_math, read_notebook, run_notebook
+
+    nb = read_notebook(path, settings)
+    return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]
+
+
+def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
+    """From pytest's ``--junitxml`` report: (test id, first report line) of each failure,
+    the ids of errors, the number of tests."""
+    failed, errors, total = [], [], 0
+    for case in ET.parse(report).getroot().iter("testcase"):
+        total += 1
+        name = f"{case.get('classname')}::{case.get('name')}"
+        for failure in case.findall("failure"):
+            text = (failure.text or failure.get("message") or "").strip()
+            failed.append((name, text.split("\n", 1)[0]))
+        errors += [name for _ in case.findall("error")]
+    return failed, errors, total

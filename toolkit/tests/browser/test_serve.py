@@ -1,0 +1,147 @@
+"""`make serve` as the author uses it: `mkdocs serve` on the fixture journal
+(toolkit/tests/fixtures/journal, so a mistake in the author's docs/ never fails this test),
+Chromium on a page, files edited on disk, the page reloading by itself.
+
+- a snippet edit re-runs the entry's code and the reloaded page shows it;
+- a planted raising block shows the failure panel naming file:line;
+- a planted impossible date shows the error page, and the entry comes back
+  once the date is fixed;
+- an edit of references.bib shows in the entry's citation, and an unknown
+  citation key shows the error page naming file:line.
+
+Timeouts here are generous ceilings so a loaded machine does not fail the
+test; `make bench` measures the save-to-reload time.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.serve.port import serving
+from journal_tools.testing.site import ENV
+
+from fixture_journal import fixture_project
+
+ENTRY = "docs/blog/posts/2025-07-27-fixture-entry.md"
+RELOAD_MS = 60_000
+
+
+def _wait_for(url: str, log: Path, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"mkdocs serve did not answer on {url}:\n{log.read_text(encoding='utf-8')[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, browser):
+    project = fixture_project(tmp_path_factory.mktemp("serve") / "project")
+    with serving(project, project / "serve.log", ENV) as port:
+        prefix = urllib.parse.urlsplit(mkdocs_config.load(project / "mkdocs.yml").site_url).path or "/"
+        base = f"http://127.0.0.1:{port}{prefix}"
+        _wait_for(base, project / "serve.log")
+        html = urllib.request.urlopen(base).read().decode()  # the home page lists the entries
+        entry = re.search(r'href="(blog/2025/07/27/[^"]+)"', html).group(1)
+        yield project, base + entry
+
+
+@pytest.fixture(scope="module")
+def tab(served, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(served[1])
+    yield page
+    context.close()
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    os.utime(path)
+
+
+def _code_ran(served, tab):
+    status = tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+    assert re.search(r"\d+ code blocks ran", status.inner_text())
+
+
+def _snippet_edit_reruns_the_entry(served, tab):
+    project, _ = served
+    snippet = project / "snippets" / "weights.py"
+    before = tab.inner_text(".journal-run")
+    _edit(snippet, "import torch\n", "import torch\n\nSERVE_TEST_EDIT = 1\n")
+    tab.wait_for_function("old => { const e = document.querySelector('.journal-run'); return e && e.innerText !== old; }",
+                          arg=before, timeout=RELOAD_MS)
+    assert "code blocks ran" in tab.inner_text(".journal-run")
+
+
+def _raising_block_shows_the_failure_panel(served, tab):
+    project, _ = served
+    page = project / ENTRY
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original + '\n```python\nraise ValueError("planted while serving")\n```\n', encoding="utf-8")
+    line = len(original.split("\n")) + 2  # the raise, on the page
+    try:
+        panel = tab.wait_for_selector(".journal-run--failed", timeout=RELOAD_MS)
+        text = panel.inner_text()
+        assert f"{ENTRY}:{line}" in text and "ValueError: planted while serving" in text
+        assert tab.query_selector(f'.journal-run--failed a[href="#block-{line - 1}"]') is not None
+        assert tab.query_selector(f"#block-{line - 1}") is not None
+    finally:
+        page.write_text(original, encoding="utf-8")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+
+
+def _bad_date_shows_the_error_page_then_the_entry_again(served, tab):
+    project, url = served
+    page = project / ENTRY
+    _edit(page, "date: 2025-07-27", "date: 2025-02-30")
+    try:
+        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
+        assert f"{ENTRY}:2" in tab.inner_text("pre") and "not a real date" in tab.inner_text("pre")
+    finally:
+        _edit(page, "date: 2025-02-30", "date: 2025-07-27")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+    assert tab.url == url
+
+
+def _citations_follow_the_bibtex_file(served, tab):
+    project, _ = served
+    bib, page = project / "docs" / "references.bib", project / ENTRY
+    _edit(bib, "year      = {2024}", "year      = {2023}")
+    try:
+        tab.wait_for_selector("a.citation__ref:text-is('Raschka, 2023')", timeout=RELOAD_MS)
+    finally:
+        _edit(bib, "year      = {2023}", "year      = {2024}")
+    tab.wait_for_selector("a.citation__ref:text-is('Raschka, 2024')", timeout=RELOAD_MS)
+    _edit(page, "[@raschka2024, ch. 3]", "[@rashka2024, ch. 3]")
+    line = page.read_text(encoding="utf-8").split("\n").index(
+        next(ln for ln in page.read_text(encoding="utf-8").split("\n") if "@rashka2024" in ln)) + 1
+    try:
+        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
+        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in tab.inner_text("pre")
+    finally:
+        _edit(page, "[@rashka2024, ch. 3]", "[@raschka2024, ch. 3]")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+
+
+def test_serve_loop_as_the_author_uses_it(served, tab):
+    """One scenario, in order, on one server (pytest-xdist may split a module's tests)."""
+    _code_ran(served, tab)
+    _snippet_edit_reruns_the_entry(served, tab)
+    _raising_block_shows_the_failure_panel(served, tab)
+    _bad_date_shows_the_error_page_then_the_entry_again(served, tab)
+    _citations_follow_the_bibtex_file(served, tab)

@@ -1,0 +1,30 @@
+"""The fixture journal (fixtures/journal/, with its own mkdocs.yml and pyproject.toml):
+every test of the build code builds or runs this one, so a mistake in the author's
+docs/ or mkdocs.yml never fails the toolkit's suite."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from journal_tools.testing.site import _IGNORE, CACHE_STORE, FONTS, ROOT, seed_caches
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal"
+
+
+def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+    """The fixture journal in ``dst`` (created), built as a journal builds its site; the pins
+    (requirements.txt) and the math font come from ``src``, the checkout the suite runs in.
+
+    ``caches=False``: without the stored build caches, for tests of the caches themselves."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for name in ("mkdocs.yml", "pyproject.toml"):
+        shutil.copy2(FIXTURE / name, dst / name)
+    shutil.copy2(src / "requirements.txt", dst / "requirements.txt")
+    for name in ("docs", "snippets"):
+        shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
+    if (src / FONTS).is_dir():
+        shutil.copytree(src / FONTS, dst / FONTS)
+    if caches:
+        seed_caches(dst, CACHE_STORE, src / ".cache")
+    return dst

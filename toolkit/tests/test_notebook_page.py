@@ -1,0 +1,53 @@
+"""journal_tools/mkdocs_plugin/notebooks.py: the post-processing of notebook pages."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.mkdocs_plugin import notebooks
+
+from fixture_journal import FIXTURE
+
+
+def test_strip_jupyter_assets_keeps_content():
+    html = (
+        '<style type="text/css">.x{color:red}</style><script src=""> </script>'
+        '<script type="text/x-mathjax-config">init_mathjax()</script>'
+        '<script type="module">import("mermaid")</script><p>kept</p>'
+        '<div class="highlight-ipynb hl-python"><pre><span></span><span class="kn">import</span>'
+        '<span class="w"> </span><span class="nn">torch</span>\n</pre></div>'
+        '<div class="clipboard-copy-txt" id="cell-1">import torch</div>'
+    )
+    out = notebooks.strip_jupyter_assets(html)
+    assert "<style" not in out and "<script" not in out and "<p>kept</p>" in out
+    assert '<div class="highlight"><pre><code><span class="kn">import</span> <span class="nn">torch</span>' in out
+    assert out.count("<div") == out.count("</div>")
+    assert "clipboard-copy-txt" not in out
+
+
+def test_markdown_cells_use_the_site_markdown(monkeypatch):
+    """Math as MathML, code left alone, heading ids as Python-Markdown's toc makes them
+    (the ids mkdocs-jupyter's TOC links to)."""
+    from mkdocs_jupyter import nbconvert2
+
+
+    monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
+    notebooks.install_markdown(mkdocs_config.load(FIXTURE / "mkdocs.yml"))
+    exporter = nbconvert2.HTMLExporter()
+    out = exporter.markdown2html({}, "## Check 2: `nn.Linear` weights\n\nWeights $W^Q$ and `$not math$`.\n\n$$\nA = Q K^{\\top}\n$$\n")
+    assert out.count("<math") == 2 and "$W^Q$" not in out
+    assert 'class="math-display"' in out and '<math display="block">' in out
+    assert "<code>$not math$</code>" in out
+    assert 'id="check-2-nnlinear-weights"' in out
+
+
+def test_md_links_resolve_and_unknown_fails():
+    page_file = SimpleNamespace(src_uri="notebooks/nb.py")
+    target = SimpleNamespace(url_relative_to=lambda f: "../../blog/2025/07/26/x/")
+    files = SimpleNamespace(get_file_from_path=lambda p: target if p == "blog/posts/x.md" else None)
+    page = SimpleNamespace(file=page_file)
+    out = notebooks.resolve_md_links('<a href="../blog/posts/x.md#sec">x</a>', page=page, files=files)
+    assert out == '<a href="../../blog/2025/07/26/x/#sec">x</a>'
+    with pytest.raises(notebooks.NotebookError):
+        notebooks.resolve_md_links('<a href="../nope.md">x</a>', page=page, files=files)

@@ -1,0 +1,258 @@
+"""One authoring mistake, one failed test, whose report starts with `file:line:`:
+the whole catalogue of page-level mistakes checked in ONE pytest session.
+
+As mutant schemata compile every mutant once and clang's ``-verify`` checks many
+expected diagnostics in one compile, every mistake below is planted in a page of
+its own, all in one copy of the fixture journal (toolkit/tests/fixtures/journal,
+with its own mkdocs.yml: never the author's docs/), next to the same pages
+written correctly (an entry that includes a snippet section, cites the BibTeX
+file and links a page; a notebook). One in-process pytest session (``pytest
+docs`` in the copy: every page doc-test) runs them all, once per test session
+(fixture `catalogue`), and then
+
+- each mistake's test checks its own page: exactly one of its tests failed,
+  and that report's first line starts with ``docs/...:N:`` at the mistake's
+  own line, with the hint where one helps;
+- the baseline (test_the_planted_pages_pass_as_written) checks the rest: the
+  correct planted pages and the fixture journal's own pages all passed, no
+  failure landed outside a mistake's page, nothing failed to collect. It fails
+  loudly, never skips: a broken baseline is one failure, and each mistake still
+  checks its own page.
+
+A mistake that only the build reports (a broken link) or that breaks a file
+every page reads (the BibTeX file) cannot share the copy: those are in
+toolkit/tests/test_bad_inputs.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.testing.site import once_per_session
+
+from fixture_journal import fixture_project
+
+pytestmark = pytest.mark.slow  # one pytest session over every planted page (once per test session)
+
+CORRECT = {"entry": "docs/blog/posts/2025-07-28-planted-entry.md", "notebook": "docs/notebooks/planted_notebook.py"}
+ENTRY, NOTEBOOK = "entry", "notebook"  # the correct page a mistake is made in
+TARGET = "docs/planted-target.md"
+SNIPPET = "snippets/planted_snippet.py"
+BIB = "docs/references.bib"  # the citations' BibTeX file in mkdocs.yml; the planted entry is appended
+BIB_ENTRY = "\n@misc{planted2025,\n  author = {Planted Author},\n  title = {Planted Source},\n  year = {2025},\n}\n"
+
+ENTRY_TEXT = """\
+---
+date: 2025-07-28
+categories:
+  - {category}
+---
+
+# Planted entry
+
+Planted by toolkit/tests/test_one_failure.py, and copied once per mistake: weights
+$w_{{ij}}$ and [a page it links to](../../planted-target.md).
+
+<!-- more -->
+
+$$s = \\frac{{1}}{{2}}$$
+
+As the planted source says [@planted2025, sec. 1].
+
+```python
+--8<-- "planted_snippet.py:double"
+
+import torch
+
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(double(x))
+```
+
+<!--pytest-codeblocks:expected-output-->
+```text
+tensor([[2., 4.],
+        [6., 8.]])
+```
+
+<!-- journal:expected-math -->
+
+$$
+2x = \\begin{{bmatrix}}
+2 & 4 \\\\
+6 & 8
+\\end{{bmatrix}}
+$$
+"""
+
+NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n"
+
+FILES = {
+    TARGET: "# Planted target\n\nThe page the planted entry links to.\n",
+    SNIPPET: '"""Planted by toolkit/tests/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
+             "# --8<-- [end:double]\n",
+}
+
+
+@dataclass
+class Mistake:
+    name: str
+    path: str  # ENTRY or NOTEBOOK: the correct page it is made in
+    old: str  # replaced once by new in a copy of that page
+    new: str
+    line_of: str  # the reported line: the first planted line holding this text (or "line N")
+    says: tuple[str, ...] = ()  # also on the report's first line
+    below: int = 0  # the reported line is this many lines below that one
+
+    def expected_line(self, planted: str) -> int:
+        if self.line_of.startswith("line "):
+            return int(self.line_of[5:])
+        return planted[: planted.index(self.line_of)].count("\n") + 1 + self.below
+
+    @property
+    def page(self) -> str:
+        """The mistake's own page, beside the correct one it is copied from."""
+        slug = re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
+        correct = Path(CORRECT[self.path])
+        name = f"{correct.stem}_{slug}" if self.path == NOTEBOOK else f"{correct.stem}-{slug.replace('_', '-')}"
+        return (correct.parent / (name + correct.suffix)).as_posix()
+
+
+MISTAKES = [
+    Mistake("no date", ENTRY, "date: 2025-07-28\n", "", "line 1", ("post has no date",)),
+    Mistake("impossible date", ENTRY, "date: 2025-07-28", "date: 2025-02-30", "date: 2025-02-30", ("not a real date",)),
+    Mistake("unknown category", ENTRY, "categories:\n  - ", "categories:\n  - Not A Category\n  - ", "  - Not A Category",
+            ("categories_allowed",)),
+    # named just after the opening paragraph, where the separator goes
+    Mistake("no excerpt separator", ENTRY, "<!-- more -->\n", "", "$w_{ij}$ and [a page", ("<!-- more -->",), below=1),
+    Mistake("bad TeX", ENTRY, "$$s = \\frac{1}{2}$$", "$$s = \\frac{1}{2$$", "$$s = ", ("bad TeX", "Expected closing token")),
+    Mistake("bad TeX in the excerpt", ENTRY, "$w_{ij}$", "$w_{ij$", "$w_{ij$", ("bad TeX", "Expected closing token")),
+    Mistake("missing snippet", ENTRY, '"planted_snippet.py:double"', '"planted_snipet.py:double"', "--8<--",
+            ("could not be found", "did you mean 'planted_snippet.py'?")),
+    Mistake("missing section", ENTRY, '"planted_snippet.py:double"', '"planted_snippet.py:triple"', "--8<--",
+            ("could not be located", "has the sections: double")),
+    Mistake("include escaping snippets/", ENTRY, '"planted_snippet.py:double"', '"../mkdocs.yml"', "--8<--", ("is outside",)),
+    Mistake("block that raises", ENTRY, "print(double(x))\n", "print(double(x))\nraise ValueError('planted')\n",
+            "raise ValueError", ("ValueError: planted",)),
+    Mistake("NameError with a suggestion", ENTRY, "print(double(x))", "print(dobule(x))", "print(dobule(x))",
+            ("NameError", "Did you mean: 'double'?")),
+    # named at the line of the output that differs, inside the fence
+    Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "[6., 9.]])", ("expected output differs", "make update-outputs")),
+    Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
+    Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
+            ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
+    Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
+]
+
+
+
+def plant_pages(root: Path) -> dict[str, str]:
+    """The correct pages, and one page per mistake; {mistake name: its planted text}."""
+    settings = mkdocs_config.load(root / "mkdocs.yml")
+    category = settings.blog.categories_allowed[0] if settings.blog and settings.blog.categories_allowed else "Notes"
+    correct = {ENTRY: ENTRY_TEXT.format(category=category), NOTEBOOK: NOTEBOOK_TEXT}
+    pages = {CORRECT[ENTRY]: correct[ENTRY], CORRECT[NOTEBOOK]: correct[NOTEBOOK], **FILES}
+    planted = {}
+    for mistake in MISTAKES:
+        assert mistake.old in correct[mistake.path], f"{mistake.old!r} not in the correct {mistake.path}"
+        planted[mistake.name] = pages[mistake.page] = correct[mistake.path].replace(mistake.old, mistake.new, 1)
+    for rel, text in pages.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    notebooks = [CORRECT[NOTEBOOK], *(m.page for m in MISTAKES if m.path == NOTEBOOK)]
+    assert all(settings.is_notebook(root / nb) for nb in notebooks), f"{notebooks}: not all among mkdocs-jupyter's include patterns"
+    assert settings.bibliography == (root / BIB).resolve(), f"{BIB} is not the bibliography of mkdocs.yml"
+    with (root / BIB).open("a", encoding="utf-8") as bib:
+        bib.write(BIB_ENTRY)
+    return planted
+
+
+class Reports:
+    """Collects every report of the inner session: (node id, phase, outcome, first line of the failure)."""
+
+    def __init__(self):
+        self.seen: list[dict] = []
+
+    def pytest_runtest_logreport(self, report):
+        first = report.longreprtext.strip().split("\n", 1)[0] if report.failed else ""
+        self.seen.append({"id": report.nodeid, "when": report.when, "outcome": report.outcome, "first": first})
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            self.seen.append({"id": report.nodeid, "when": "collect", "outcome": "error", "first": report.longreprtext[:2000]})
+
+
+def run_in_process(root: Path) -> tuple[int, list[dict]]:
+    """``pytest docs`` in ``root``, in this process (no new interpreter, no second import of PyTorch).
+
+    pytester would do this, but its fixture is per test: here one run serves every
+    mistake's test. What the inner session changes in this process (the working
+    folder, sys.path: its pythonpath setting) is put back, as pytester does."""
+    cwd, path = os.getcwd(), list(sys.path)
+    reports = Reports()
+    os.chdir(root)
+    try:
+        code = pytest.main(["docs", "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no",
+                            "--rootdir", str(root), "-c", str(root / "pyproject.toml")], plugins=[reports])
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = path
+    return int(code), reports.seen
+
+
+@dataclass
+class Catalogue:
+    """The planted copy (``project``), each mistake's planted text, the inner session's reports."""
+
+    project: Path
+    planted: dict[str, str]
+    exit_code: int
+    reports: list[dict]
+
+    def failures(self, page: str | None = None) -> list[dict]:
+        return [r for r in self.reports if r["outcome"] in ("failed", "error")
+                and (page is None or r["id"].split("::", 1)[0] == page)]
+
+
+@pytest.fixture(scope="session")
+def catalogue(tmp_path_factory) -> Catalogue:
+    """Every planted page run in one session, once per test session (under pytest-xdist
+    the first worker runs it, the others wait on a lock and read its record)."""
+    def run(shared: Path) -> dict:
+        root = fixture_project(shared / "project")
+        planted = plant_pages(root)
+        code, reports = run_in_process(root)
+        return {"planted": planted, "exit_code": code, "reports": reports}
+
+    shared, record = once_per_session(tmp_path_factory, "one-failure", run)
+    return Catalogue(shared / "project", record["planted"], record["exit_code"], record["reports"])
+
+
+def test_the_planted_pages_pass_as_written(catalogue):
+    """The baseline: every page but the mistakes' own (the correct planted pages, the fixture
+    journal's) passed, every mistake's page was collected, and nothing else failed."""
+    ran = {r["id"].split("::", 1)[0] for r in catalogue.reports if r["when"] == "call"}
+    assert set(CORRECT.values()) <= ran and {m.page for m in MISTAKES} <= ran, f"pages not run: {ran}"
+    assert len(ran) > len(MISTAKES) + 3, ran  # the fixture journal's own pages ran too
+    mistake_pages = {m.page for m in MISTAKES}
+    stray = [f"{r['id']} ({r['when']}): {r['first']}" for r in catalogue.failures() if r["id"].split("::", 1)[0] not in mistake_pages]
+    assert not stray, "failed without a planted mistake:\n" + "\n".join(stray)
+    assert catalogue.exit_code == 1, f"pytest exit {catalogue.exit_code} (1: some tests failed, as planted)"
+
+
+@pytest.mark.parametrize("mistake", MISTAKES, ids=lambda m: m.name.replace(" ", "-"))
+def test_one_mistake_is_one_failure(catalogue, mistake):
+    failed = catalogue.failures(mistake.page)
+    print(f"\n[{mistake.name}] " + "\n  ".join(f"{r['id']}: {r['first']}" for r in failed))
+    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}): {failed}"
+    (report,) = failed
+    where = f"{mistake.page}:{mistake.expected_line(catalogue.planted[mistake.name])}: "
+    assert report["first"].startswith(where), f"{report['id']}: the report starts {report['first']!r}, not with {where!r}"
+    for needle in mistake.says:
+        assert needle in report["first"], f"{needle!r} not on the first line: {report['first']!r}"

@@ -1,0 +1,282 @@
+"""`make serve` after any sequence of saves serves exactly what a clean build of the same tree makes.
+
+MkDocs' `--dirty` and Material's blog are known to serve stale navigation and
+index pages after rebuilds (mkdocs#4047, mkdocs-material#8360), and a page
+cache here once served a Tags page listing no entry after any save. So a served
+copy of the fixture journal, with enough entries for two home pages, archive
+months, categories and a Tags page, is taken through the saves an author
+makes, in order. After each one, once the serve log shows the rebuild ended
+and the entry's code ran, every file of a clean build of the same tree (a new
+`mkdocs build --strict` process, serve's site URL) is fetched from the server
+and compared byte for byte, leaving out only what serve adds on purpose: the
+live-reload script, the code-run status line, the block anchors and the
+window's line. Files the clean build no longer has (a deleted entry's page)
+must be gone from the server too.
+
+The recent window (`make serve POSTS=2`) is compared the same way with a clean
+build of the same tree holding only the entries the window serves.
+
+The notebook plugin is left out (its background runs are `make serve`'s own,
+tested in toolkit/tests/browser/test_serve.py), and so is the entry's figure
+(its redraw after a snippet edit is background work too): both would only add
+waiting to a test of what serve builds.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.serve.port import serving
+from journal_tools.testing.site import ENV, freeze_as_git_repo
+
+from fixture_journal import fixture_project
+
+pytestmark = pytest.mark.slow  # runs mkdocs serve and builds in subprocesses
+
+POSTS = Path("docs/blog/posts")
+ENTRY = POSTS / "2025-07-27-fixture-entry.md"
+# What `make serve` adds on purpose, and nothing else.
+_LIVERELOAD = re.compile(rb"<script>(?:(?!<script>).)*?</script>(?=</body>)", re.S)
+_RUN_PANEL = re.compile(rb'<style>\.journal-run\{[^<]*</style><p class="journal-run journal-run--ok" role="status">[^<]*</p>')
+_BLOCK_ANCHOR = re.compile(rb' id="block-\d+"')
+_WINDOW_LINE = re.compile(rb'<p class="journal-window" role="note"[^>]*>.*?</p>', re.S)
+
+
+def _extra_post(i: int, *, month: int, category: str, tag: str, body: str = "") -> tuple[str, str]:
+    date = f"2025-{month:02d}-{10 + i % 18:02d}"
+    text = (f"---\ndate: {date}\ncategories:\n  - {category}\ntags:\n  - {tag}\nauthors:\n  - author\n---\n\n"
+            f"# Extra entry {i}\n\nThe excerpt of entry {i}, with $x_{i}$.\n\n<!-- more -->\n\nThe rest of entry {i}.\n{body}")
+    return f"{date}-extra-{i}.md", text
+
+
+def _project(tmp: Path) -> Path:
+    project = fixture_project(tmp / "project")
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    text = _replaced(text, r"(?ms)^  - mkdocs-jupyter:.*?(?=^  - rss:)", "")  # no notebook (the module docstring)
+    text = _replaced(text, r"(?m)^  - Notebook: .*\n", "  - Tags: tags.md\n")
+    text = _replaced(text, r'(?m)^(      archive_url_format: "blog/archive/\{date\}"\n)',
+                     r'\1      archive_date_format: MMMM yyyy\n      archive_url_date_format: yyyy/MM\n')
+    config.write_text(text, encoding="utf-8")
+    (project / "docs" / "notebooks").rename(tmp / "notebooks")
+    (project / "docs" / "tags.md").write_text("# Tags\n\n<!-- material/tags -->\n", encoding="utf-8")
+    entry = project / ENTRY
+    entry.write_text(_replaced(entry.read_text(encoding="utf-8"), r"(?m)^<!-- journal:figure .*\n", ""), encoding="utf-8")
+    categories = ["Attention", "Foundations", "Study notes"]
+    for i in range(12):
+        # Entry 11, the most recent, links to entry 0, the oldest (the window serves what it links to).
+        body = ('\n```python title="weights.py"\n--8<-- "weights.py:softmax_rows"\n```\n' if i == 1 else
+                "\nAfter [the first one](2025-01-10-extra-0.md).\n" if i == 11 else "")
+        name, post = _extra_post(i, month=1 + i // 3, category=categories[i % 3], tag=["softmax", "shapes"][i % 2], body=body)
+        (project / POSTS / name).write_text(post, encoding="utf-8")
+    freeze_as_git_repo(project)  # the build date is the last commit's, as in a checkout, for serve and build alike
+    return project
+
+
+def _replaced(text: str, pattern: str, new: str) -> str:
+    out, n = re.subn(pattern, new, text, count=1)
+    assert n == 1, f"the fixture journal changed: no {pattern!r} in it"
+    return out
+
+
+class CleanBuilds:
+    """Clean builds of ``project`` with serve's site URL, from journal_tools.testing.clean_builds."""
+
+    def __init__(self, project: Path, site_url: str):
+        self.project, self.site_url = project, site_url
+        self.proc = subprocess.Popen([sys.executable, "-m", "journal_tools.testing.clean_builds"], cwd=project, env=ENV,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def start(self, tree: Path, site: Path) -> None:
+        """Start a clean build of ``tree`` (a copy of the project) into ``site``, with serve's site URL."""
+        text = (tree / "mkdocs.yml").read_text(encoding="utf-8")
+        config = tree / "mkdocs.clean.yml"
+        config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {self.site_url}", text, count=1), encoding="utf-8")
+        self.site = site
+        self.proc.stdin.write(f"{config}\t{site}\t{site.with_suffix('.log')}\n")
+        self.proc.stdin.flush()
+
+    def done(self) -> Path:
+        """The site of the build started last, once it is built."""
+        answer = self.proc.stdout.readline().strip()
+        assert answer == "ok", f"the clean build failed:\n{self.site.with_suffix('.log').read_text(encoding='utf-8')[-3000:]}"
+        return self.site
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def _rebuilds(log: Path) -> tuple[int, int]:
+    """(builds started, builds that ended), the first build included, as the serve log tells them."""
+    text = log.read_text(encoding="utf-8", errors="replace")
+    started = text.count("Building documentation...")
+    ended = min(text.count("Serving on "), 1) + len(re.findall(r"rebuild \d+ (?:done in|failed;)", text))
+    return started, ended
+
+
+def _served(url: str) -> bytes | None:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as answer:
+            return answer.read()
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return None
+        raise
+
+
+class Served:
+    """The running `mkdocs serve` of a project: wait for its rebuilds, fetch its files."""
+
+    def __init__(self, project: Path, port: int, log: Path):
+        prefix = mkdocs_config.load(project / "mkdocs.yml").site_url.split("://", 1)[-1].split("/", 1)[-1]
+        self.base, self.log = f"http://127.0.0.1:{port}/{prefix}", log
+        # Fewer threads than the server's listen backlog (socketserver's 5): a connection past it
+        # waits for its SYN to be sent again, a second later (every comparison took a second more).
+        self.pool = ThreadPoolExecutor(4)
+
+    def settle(self, before: int, timeout: float = 120) -> None:
+        """Wait for a build to end after the ``before``-th, none to be under way, and the entry's code to have run."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            started, ended = _rebuilds(self.log)
+            if ended > before and started == ended:
+                page = _served(self.entry_url())
+                if page is not None and b"code blocks ran" in page and _rebuilds(self.log) == (started, ended):
+                    return
+            time.sleep(0.1)
+        raise AssertionError(f"serve did not finish rebuilding (started/ended {_rebuilds(self.log)}):\n"
+                             f"{self.log.read_text(encoding='utf-8', errors='replace')[-3000:]}")
+
+    def ended(self) -> int:
+        """How many builds have ended so far."""
+        return _rebuilds(self.log)[1]
+
+    def entry_url(self) -> str:
+        """The fixture entry's URL (its date and title change on the way), from the home page."""
+        home = _served(self.base).decode()
+        return self.base + re.search(r'href="(blog/2025/0\d/27/[^"]+)"', home).group(1)
+
+    def differences(self, site: Path, gone: set[str]) -> list[str]:
+        """Every file of ``site`` the server serves differently, and every file of ``gone`` it still serves."""
+        files = sorted(p for p in site.rglob("*") if p.is_file())
+        served = self.pool.map(lambda p: _served(self.base + p.relative_to(site).as_posix()), files)
+        problems = []
+        for path, data in zip(files, served):
+            rel = path.relative_to(site).as_posix()
+            if data is None:
+                problems.append(f"{rel}: the clean build has it, serve answers 404")
+            elif _normalised(data) != path.read_bytes():
+                problems.append(f"{rel}: served bytes differ from the clean build{_first_difference(_normalised(data), path.read_bytes())}")
+        problems += [f"{rel}: gone from the clean build, still served" for rel, data in
+                     zip(sorted(gone), self.pool.map(lambda rel: _served(self.base + rel), sorted(gone))) if data is not None]
+        return problems
+
+
+def _normalised(data: bytes) -> bytes:
+    return _WINDOW_LINE.sub(b"", _BLOCK_ANCHOR.sub(b"", _RUN_PANEL.sub(b"", _LIVERELOAD.sub(b"", data))))
+
+
+def _first_difference(a: bytes, b: bytes) -> str:
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f" at byte {at}: served {a[max(0, at - 60):at + 60]!r} / clean {b[max(0, at - 60):at + 60]!r}"
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{path.name} has no {old!r}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _changes(project: Path):
+    """The saves an author makes, in order: (what, change)."""
+    entry, second = project / ENTRY, project / POSTS / "2025-01-11-extra-1.md"
+    added = _extra_post(40, month=8, category="Attention", tag="softmax")[1].replace("# Extra entry 40", "# Added entry")
+    yield "edit the prose", lambda: _edit(entry, "a row at a time.", "a row at a time, as the code below shows.")
+    yield "change a title", lambda: _edit(entry, "# Fixture entry", "# Fixture entry, renamed")
+    yield "change a date (another archive month)", lambda: _edit(entry, "date: 2025-07-27", "date: 2025-06-27")
+    yield "change a category and a tag", lambda: _edit(second, "  - Foundations\ntags:\n  - shapes",
+                                                       "  - Study notes\ntags:\n  - masking")
+    yield "edit an excerpt", lambda: _edit(second, "The excerpt of entry 1", "The reworded excerpt of entry 1")
+    yield "add an entry", lambda: (project / POSTS / "2025-08-01-added-entry.md").write_text(added, encoding="utf-8")
+    yield "delete an entry", lambda: (project / POSTS / "2025-02-14-extra-4.md").unlink()
+    yield "change mkdocs.yml", lambda: _edit(project / "mkdocs.yml", "site_name: Fixture journal", "site_name: Fixture journal, renamed")
+    yield "edit a snippet two pages include", lambda: _edit(project / "snippets" / "weights.py", "one row of weights per query",
+                                                            "one row of weights for each query")
+
+
+def test_serve_after_each_save_equals_a_clean_build(tmp_path):
+    """Nine saves, each followed by a clean build and a comparison of every file."""
+    project = _project(tmp_path)
+    log = project / "serve.log"
+    with serving(project, log, dict(ENV, JOURNAL_POSTS="all")) as port:
+        served = Served(project, port, log)
+        clean = CleanBuilds(project, served.base)
+        seen: set[str] = set()
+        report = []
+        for n, (what, change) in enumerate([("the first build", None), *_changes(project)]):
+            before = 0 if change is None else served.ended()
+            if change is not None:
+                change()
+            # The clean build of this state runs while serve rebuilds it (two processes, two cores).
+            clean.start(_snapshot(project, tmp_path / f"tree-{n}"), tmp_path / f"clean-{n}")
+            served.settle(before)
+            site = clean.done()
+            now = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+            report += [f"after '{what}': {p}" for p in served.differences(site, seen - now)[:5]]
+            seen |= now
+        clean.close()
+        assert "Serving the" not in log.read_text(encoding="utf-8"), "POSTS=all served a window"
+    assert not report, "serve differs from a clean build:\n" + "\n".join(report)
+
+
+def _snapshot(project: Path, tree: Path, served_posts: set[str] | None = None) -> Path:
+    """A copy of ``project`` as it is now (its git history: the same build date), holding of its
+    entries only ``served_posts`` (file names) if given; the math font shared, not copied."""
+    shutil.copytree(project, tree, ignore=shutil.ignore_patterns(".cache", "journal_tools", "serve.log", "mkdocs.clean.yml"))
+    (tree / ".cache").mkdir()
+    (tree / ".cache" / "fonts").symlink_to(project / ".cache" / "fonts")
+    for post in (tree / POSTS).glob("*.md") if served_posts is not None else ():
+        if post.name not in served_posts:
+            post.unlink()
+    return tree
+
+
+def test_the_window_serves_what_a_clean_build_of_its_entries_makes(tmp_path):
+    """POSTS=2: the two most recent entries and the oldest, which the most recent links to; after a save of
+    an old entry, that one too. Each time, what a clean build of a tree with only those entries makes."""
+    project = _project(tmp_path)
+    log = project / "serve.log"
+    window = {"2025-07-27-fixture-entry.md", "2025-04-21-extra-11.md", "2025-01-10-extra-0.md"}
+    old = project / POSTS / "2025-02-13-extra-3.md"
+    with serving(project, log, dict(ENV, JOURNAL_POSTS="2")) as port:
+        served = Served(project, port, log)
+        clean = CleanBuilds(project, served.base)
+        report = []
+        for n, (what, change, posts) in enumerate([
+                ("the first build", None, window),
+                ("a save of an old entry", lambda: _edit(old, "The rest of entry 3.", "The rest of entry 3, saved."),
+                 window | {old.name})]):
+            before = 0 if change is None else served.ended()
+            if change is not None:
+                change()
+            clean.start(_snapshot(project, tmp_path / f"tree-{n}", posts), tmp_path / f"clean-{n}")
+            served.settle(before)
+            site = clean.done()
+            report += [f"after '{what}': {p}" for p in served.differences(site, set())[:5]]
+            home = _served(served.base).decode()
+            assert f"Serving the 2 most recent of 13 entries, plus {len(posts) - 2} saved since the start or linked" in home
+        clean.close()
+        assert "Serving the 2 most recent of 13 entries" in log.read_text(encoding="utf-8")
+    assert not report, "the window differs from a clean build of its entries:\n" + "\n".join(report)

@@ -1,0 +1,144 @@
+"""An entry's downloads behave as its page tests (journal_tools/mkdocs_plugin/downloads.py): a page
+without ``doctest: page`` runs each block (with its cont blocks) afresh, a snippet module
+it imports is written in, a skipped block is not run, and both files print the checked
+outputs; the same sources give the same bytes."""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+
+from journal_tools.core.parse import parse_page
+from journal_tools.core.run import ChainResult
+from journal_tools.core.seed_check import run_checked
+from journal_tools.mkdocs_plugin.downloads import make
+from journal_tools.testing.downloads import notebook_problems, script_problems
+
+pytest.importorskip("torch", reason="the downloads' start state is PyTorch's")
+
+PAGE = '''\
+# Blocks on their own
+
+Each block is a test of its own.
+
+```python
+import torch
+from demo import x as two
+
+torch.set_printoptions(precision=2)
+print(torch.tensor([1 / 3]), two)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+tensor([0.33]) 2
+```
+
+The next block starts afresh: default print options, no `two`.
+
+```python
+import torch
+
+print(torch.tensor([1 / 3]), "two" in globals())
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+tensor([0.3333]) False
+```
+
+A block and its continuation share their names:
+
+```python
+y = 3
+```
+
+<!--pytest-codeblocks:cont-->
+
+```python
+print(y * 2)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+6
+```
+
+<!--pytest.mark.skip(reason="shown, not run")-->
+
+```python
+raise SystemExit("never run")
+```
+'''
+
+
+@pytest.fixture
+def block_page(journal, tmp_path, monkeypatch):
+    settings, write = journal
+    (settings.root / "snippets" / "demo.py").write_text("x = 2\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(settings.root / "snippets"))  # as the page tests' worker has it
+    monkeypatch.delitem(__import__("sys").modules, "demo", raising=False)
+    path = write("blocks.md", PAGE)
+    page = parse_page(path, settings)
+    for step in page.steps:  # the page passes its own tests
+        run_checked(page, [step], ChainResult())
+    made = make(path, settings)
+    (tmp_path / "downloads").mkdir()
+    (tmp_path / "downloads" / "blocks.py").write_text(made.script, encoding="utf-8")
+    (tmp_path / "downloads" / "blocks.ipynb").write_text(made.notebook, encoding="utf-8")
+    return made, page, tmp_path / "downloads", (path, settings)
+
+
+def test_script_runs_each_block_as_its_test_does(block_page):
+    made, page, folder, _ = block_page
+    assert "snippet_module('demo'" in made.script
+    assert '# raise SystemExit("never run")' in made.script
+    assert script_problems(folder / "blocks.py", made, page) == []
+
+
+def test_notebook_runs_each_block_as_its_test_does(block_page):
+    made, page, folder, _ = block_page
+    nbformat.validate(nbformat.reads(made.notebook, as_version=4))  # the build writes it unchecked
+    assert notebook_problems(folder / "blocks.ipynb", made, page) == []
+
+
+def test_a_wrong_output_names_the_download_line_and_the_page_line(block_page):
+    made, page, folder, _ = block_page
+    script = folder / "blocks.py"
+    script.write_text(made.script.replace("print(y * 2)", "print(y * 3)"), encoding="utf-8")
+    (problem,) = script_problems(script, made, page)
+    line = made.script.split("\n").index("# Prints (checked by the page tests, line 47):") + 1
+    # The page's side names the first differing line inside the output fence (the fence opens at 47).
+    assert problem.startswith(f"downloads/blocks.py:{line}: the download printed other output than the page shows at "
+                              "docs/blocks.md:48 ")
+
+
+def test_same_sources_same_bytes(block_page):
+    made, _, _, (path, settings) = block_page
+    again = make(path, settings)
+    assert (again.script, again.notebook) == (made.script, made.notebook)
+
+
+def test_start_state_is_the_page_tests_own():
+    """start_state() in the downloads leaves random, NumPy and PyTorch as reset_global_state() does."""
+    import random
+
+    import numpy
+    import torch
+
+    from journal_tools.core.run import reset_global_state
+    from journal_tools.mkdocs_plugin.downloads import _START_STATE
+
+    def state():
+        return (random.getstate(), numpy.random.get_state()[1].tolist(), torch.get_rng_state().tolist(),
+                str(torch.tensor([1 / 3, 12345.678])), torch.get_default_dtype())
+
+    reset_global_state()
+    tests = state()
+    random.seed(7), numpy.random.seed(7), torch.manual_seed(7), torch.set_printoptions(precision=2)
+    namespace = {"random": random, "numpy": numpy, "torch": torch}
+    exec(_START_STATE + "\nstart_state()\n", namespace)
+    assert state() == tests
