@@ -51,12 +51,15 @@ def test_digest_of_a_notebook_follows_its_imports(journal):
     assert page_digest(nb, settings) != before
 
 
-def test_record_merges_sessions(site):
-    settings, _ = site
-    a, b = Entry("da", 3, 5, "2.13.0", "2026-01-01"), Entry("db", 1, 0, "2.13.0", "2026-01-01")
-    update_record(settings, {"docs/a.md": a, "docs/b.md": b}, set())
+def test_record_merges_sessions(site, journal):
+    settings, write = journal
+    for name in ("a.md", "b.md", "c.md"):
+        write(name, PAGE)
+    a, b, c = (Entry(f"d{n}", 3, 5, "2.13.0", "2026-01-01") for n in "abc")
+    update_record(settings, {"docs/a.md": a, "docs/b.md": b, "docs/c.md": c}, set())
     newer = Entry("da2", 4, 5, "2.13.0", "2026-01-02")
-    update_record(settings, {"docs/a.md": newer}, {"docs/b.md"})  # a passed again, b failed
+    (settings.root / "docs" / "c.md").unlink()
+    update_record(settings, {"docs/a.md": newer}, {"docs/b.md"})  # a passed again, b failed, c deleted
     assert read_record(settings) == {"docs/a.md": newer}
     update_record(settings, {}, set())  # a session that ran neither keeps both as they were
     assert read_record(settings) == {"docs/a.md": newer}
@@ -72,9 +75,9 @@ def test_unusable_record_vouches_for_nothing(site, content):
 
 def test_record_file_is_json_with_a_version(site):
     settings, _ = site
-    update_record(settings, {"docs/a.md": Entry("d", 1, 2, "2.13.0", "2026-01-01")}, set())
+    update_record(settings, {"docs/p.md": Entry("d", 1, 2, "2.13.0", "2026-01-01")}, set())
     raw = json.loads(record_path(settings).read_text(encoding="utf-8"))
-    assert raw["version"] == 1 and raw["pages"]["docs/a.md"]["blocks"] == 1
+    assert raw["version"] == 1 and raw["pages"]["docs/p.md"]["blocks"] == 1
 
 
 def test_badge_says_what_ran_only_for_the_same_digest():

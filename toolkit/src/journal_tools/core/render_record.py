@@ -16,14 +16,18 @@ same key passes without rendering. Rendering is most of what the page tests do
 besides running code (about 18 ms a page with syntax highlighting and MathML),
 so at 1,000 entries this is what ``make test`` saves after a one-entry edit.
 
+A page's whole test also keeps what it proved (code blocks run, numbers checked):
+a reused page goes into the verified record as a run of it would, so the record and
+every badge after any sequence of runs equal what a ``FRESH=1`` run writes.
+
 Any change to an input is a new key, so the check runs; a failed check leaves
-nothing. ``FRESH=1`` and CI (``CI`` set) use no remembered result, as they
-re-run the toolkit's tests (``tests/toolkit_reuse.py``), but record what passed.
+nothing. ``FRESH=1`` and CI (``CI`` set) use no remembered result, but record what passed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from importlib import metadata
 from pathlib import Path
 
@@ -77,14 +81,29 @@ class RenderChecks:
             return True
         return False
 
-    def record(self, key: str) -> None:
-        """Remember that the check of ``key`` passed (best effort: a read-only cache only costs time).
+    def result(self, key: str) -> dict | None:
+        """What the check of ``key`` proved when it passed (``record``'s ``proved``), if it may be
+        reused; None to run it (never passed, reuse off, or a record without what it proved)."""
+        if not self.enabled:
+            return None
+        try:
+            proved = json.loads((self.folder / key[:2] / key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(proved, dict):
+            return None
+        self.reused += 1
+        return proved
+
+    def record(self, key: str, proved: dict | None = None) -> None:
+        """Remember that the check of ``key`` passed, and what it ``proved`` (best effort: a
+        read-only cache only costs time).
 
         Also under FRESH=1 and CI, which reuse nothing but may leave a record: what passed there
-        is what the next ``make test`` may reuse, as the toolkit's record does."""
+        is what the next ``make test`` may reuse."""
         target: Path = self.folder / key[:2] / key
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.touch()
+            target.write_text(json.dumps(proved) if proved is not None else "", encoding="utf-8")
         except OSError:
             pass

@@ -14,8 +14,10 @@ digest of everything its code depends on, with what ran:
 The record is ``.cache/verified.json`` beside mkdocs.yml (not committed: it
 belongs to one checkout's last run), written once per pytest session by the
 controller (the process that collects the reports under pytest-xdist),
-atomically. A page whose tests failed in that session loses its entry; a page
-not run in it keeps its old one.
+atomically. A page whose tests failed in that session loses its entry, and so
+does a page that no longer exists; a page not run in it keeps its old one, and a
+page whose passed tests were reused (``core/render_record.py``) is recorded as a
+run of it would be.
 
 The build (the journal plugin) computes the same digest of each entry and
 notebook page as it builds it and shows
@@ -107,11 +109,13 @@ def read_record(settings: Settings) -> dict[str, Entry]:
 
 
 def update_record(settings: Settings, passed: dict[str, Entry], failed: set[str]) -> None:
-    """Merge one session's results into the record: passed pages replaced, failed pages removed."""
+    """Merge one session's results into the record: passed pages replaced, failed pages and
+    pages that no longer exist removed (a fresh run would record neither)."""
     pages = read_record(settings)
     for rel in failed:
         pages.pop(rel, None)
     pages.update(passed)
+    pages = {rel: entry for rel, entry in pages.items() if (settings.root / rel).is_file()}
     payload = {"version": _VERSION, "pages": {rel: asdict(pages[rel]) for rel in sorted(pages)}}
     path = record_path(settings)
     path.parent.mkdir(parents=True, exist_ok=True)

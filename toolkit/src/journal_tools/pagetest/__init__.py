@@ -211,11 +211,12 @@ def _with_digest(file: pytest.File, make_items) -> list:
         digest = None
     runs = _page_runs(file.config)
     key = runs.key(settings.rel(file.path), digest) if digest is not None else None
-    if key is not None and runs.passed(key):
-        return [ReusedPage.from_parent(file, name="reused")]
-    items = list(make_items())
-    page = {"path": settings.rel(file.path), "digest": digest, "items": len(items),
-            "notebook": settings.is_notebook(file.path), "run_key": key}
+    page = {"path": settings.rel(file.path), "digest": digest, "notebook": settings.is_notebook(file.path), "run_key": key}
+    # A reused page is recorded as verified as a run of it would be (same counts, this run's
+    # date), so the record after a reuse equals what a FRESH=1 run writes.
+    proved = runs.result(key) if key is not None else None
+    items = [ReusedPage.from_parent(file, name="reused")] if proved is not None else list(make_items())
+    page |= {"items": len(items), "reused": proved}
     for item in items:
         item.user_properties.append(("pagetest_page", page))
     return items
@@ -475,9 +476,10 @@ class _Verified:
         if report.failed:
             seen["failed"] = True
         if report.when == "call" or (report.when == "setup" and not report.passed):
+            proved = page["reused"] or {}
             seen["items"].add(report.nodeid)
-            seen["blocks"] += props.get("pagetest_run", 0)
-            seen["numbers"] += props.get("pagetest_numbers", 0)
+            seen["blocks"] += props.get("pagetest_run", 0) + proved.get("blocks", 0)
+            seen["numbers"] += props.get("pagetest_numbers", 0) + proved.get("numbers", 0)
 
     @pytest.hookimpl(trylast=True)  # after _Tally's, which rewrites pages under --update-outputs
     def pytest_sessionfinish(self, session):
@@ -499,6 +501,6 @@ class _Verified:
                 failed.add(rel)
             elif len(seen["items"]) == page["items"]:
                 passed[rel] = Entry(digest, seen["blocks"], seen["numbers"], torch, date, page["notebook"])
-                if page.get("run_key") and digest == page["digest"]:
-                    _page_runs(self.config).record(page["run_key"])
+                if page["run_key"] and digest == page["digest"] and page["reused"] is None:
+                    _page_runs(self.config).record(page["run_key"], {"blocks": seen["blocks"], "numbers": seen["numbers"]})
         update_record(settings, passed, failed)
