@@ -723,6 +723,7 @@ def test_a_failing_cell_is_named_at_its_notebook_line(tmp_path):
     expect(jupyter.is_cell_error(exc), "nbclient", f"a failing cell no longer raises CellExecutionError ({type(exc).__name__})")
     expect(jupyter.cell_error_line(script, str(exc)) == 6, "nbclient",
            f"nbclient's message of a failing cell no longer reads as compat/jupyter.py parses it:\n{str(exc)[:400]}")
-    expect(jupyter.notebook_cell_message(exc, str(path), "docs/nb.py") == "docs/nb.py:6: notebook cell raised ValueError: planted",
+    found = jupyter.notebook_cell_message(exc, str(path), "docs/nb.py")
+    expect((found.path, found.line, found.problem) == ("docs/nb.py", 6, "notebook cell raised ValueError: planted"),
            "nbclient", f"CellExecutionError no longer carries ename and evalue: {jupyter.notebook_cell_message(exc, str(path), 'docs/nb.py')}")
     assert not jupyter.is_cell_error(ValueError("x"))

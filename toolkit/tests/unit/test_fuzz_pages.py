@@ -58,10 +58,11 @@ from journal_tools.core.figures import find_figures
 from journal_tools.core.frontmatter import FrontMatterError
 from journal_tools.core.includes import IncludeError, _chunks, expand
 from journal_tools.core.mathml import MathError
-from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, PageError, parse_page
+from journal_tools.core.mistake import Mistake
+from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, parse_page
 from journal_tools.core.render_check import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.source import read_source
 from journal_tools.core.verified import page_digest
 
 from fixture_journal import FIXTURE
@@ -85,7 +86,6 @@ SNIPPETS = {
 }
 
 # path:N: ..., or snippets/x.py:N (included at docs/p.md:M): ...
-_LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+)(?: \(included at (?P<page>[^\s:]+):(?P<page_line>\d+)\))?: \S")
 
 
 @pytest.fixture(scope="module")
@@ -152,12 +152,13 @@ def _step(name: str, settings: Settings, allowed: tuple, call) -> Outcome:
         assert not flag, f"{name}: hung (ran past {STEP_BOUND_S} s) and reported it as {type(exc).__name__}: {exc}"
         message = str(exc)
         first = message.split("\n", 1)[0]
-        m = _LOCATED.match(first)
-        assert m, f"{name}: {type(exc).__name__} does not start with path:line: {first[:300]!r}"
-        path = settings.root / m["path"]
-        assert path.is_file(), f"{name}: the error names {m['path']}, which is not a file: {first[:300]!r}"
-        line = int(m["line"])
-        assert 1 <= line <= _lines_of(m["path"], settings), f"{name}: line {line} is not a line of {m['path']}: {first[:300]!r}"
+        assert isinstance(exc, Mistake), f"{name}: {type(exc).__name__} is no located Mistake: {first[:300]!r}"
+        assert exc.path is not None and exc.line is not None, f"{name}: the mistake names no path and line: {first[:300]!r}"
+        assert (settings.root / exc.path).is_file(), f"{name}: the error names {exc.path}, which is not a file: {first[:300]!r}"
+        assert 1 <= exc.line <= _lines_of(exc.path, settings), f"{name}: line {exc.line} is not a line of {exc.path}: {first[:300]!r}"
+        if exc.included_at:
+            page, page_line = exc.included_at
+            assert 1 <= page_line <= _lines_of(page, settings), f"{name}: included at {page}:{page_line}, no line of it"
         return Outcome(name, message)
     except Hang:
         raise AssertionError(f"{name}: hung (still running after {STEP_BOUND_S} s)") from None
@@ -229,7 +230,7 @@ def _page_test_steps(settings: Settings, path: Path, rel: str, post: bool, build
             validate.check_post(read_source(path, rel), rel, settings, blog.post_errors)
         parsed.append(parse_page(path, settings))
 
-    outcomes = [_step("parse_page", settings, (PageError, IncludeError, FrontMatterError, SourceError), read)]
+    outcomes = [_step("parse_page", settings, (Mistake,), read)]
     if parsed:
         outcomes.append(_step("check_render", settings, (RenderProblem,), lambda: check_render(parsed[0], settings)))
         if outcomes[-1].error is None and build_html is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from journal_tools.core.mistake import Origin
 from journal_tools.core.outputs import (
     OutputMismatch,
     apply_updates,
@@ -244,11 +245,11 @@ def test_rewrites_are_reported_page_by_page_in_line_order(tmp_path):
     (tmp_path / "b.md").write_text("x\n\n0\n", encoding="utf-8")
     (tmp_path / "a.md").write_text("```text\n```\n\n$$ 0 $$\n\n```text\n```\n", encoding="utf-8")
     updates = [
-        OutputMismatch(None, "", "b.md", 3, ["0"], ["1"], "matrix", 1),
-        OutputMismatch(None, "", "a.md", 7, [], ["8"], "output"),
-        OutputMismatch(None, "", "a.md", 4, ["$$ 0 $$"], ["$$ 0.5 $$"], "matrix", 1),
-        OutputMismatch(None, "", "a.md", 2, [], ["7"], "output"),
-        OutputMismatch(None, "", "a.md", 0, [], [], "output"),  # nothing to write: not reported
+        OutputMismatch(Origin("b.md", max(3, 1)), "", "b.md", 3, ["0"], ["1"], "matrix", 1),
+        OutputMismatch(Origin("a.md", max(7, 1)), "", "a.md", 7, [], ["8"], "output"),
+        OutputMismatch(Origin("a.md", max(4, 1)), "", "a.md", 4, ["$$ 0 $$"], ["$$ 0.5 $$"], "matrix", 1),
+        OutputMismatch(Origin("a.md", max(2, 1)), "", "a.md", 2, [], ["7"], "output"),
+        OutputMismatch(Origin("a.md", max(0, 1)), "", "a.md", 0, [], [], "output"),  # nothing to write: not reported
     ]
     done = apply_updates(tmp_path, updates)
     assert [page.summary() for page in done] == ["b.md: 1 matrix number (line 3)",

@@ -23,6 +23,7 @@ from pathlib import Path, PurePath
 from types import SimpleNamespace
 
 from journal_tools.compat import CompatError, installed, require
+from journal_tools.core.mistake import Mistake
 
 __all__ = ["cache_path", "cell_error_line", "is_cell_error", "notebook_cell_message", "original", "render_detached",
            "replace_exporter", "replace_subcell", "wrap_cache_key"]
@@ -146,10 +147,9 @@ def is_cell_error(exc: BaseException) -> bool:
     return any(cls.__name__ == "CellExecutionError" for cls in type(exc).__mro__)
 
 
-def notebook_cell_message(exc: Exception, abs_src_path: str, rel: str) -> str:
-    """``notebooks/x.py:12: notebook cell raised NameError: ...`` for nbclient's CellExecutionError."""
+def notebook_cell_message(exc: Exception, abs_src_path: str, rel: str) -> Mistake:
+    """The mistake ``notebooks/x.py:12: notebook cell raised NameError: ...`` for nbclient's CellExecutionError."""
     script = Path(abs_src_path).read_text(encoding="utf-8")
     line = cell_error_line(script, str(exc)) if rel.endswith(".py") else None
-    where = f"{rel}:{line}" if line else rel
     reason = f"{getattr(exc, 'ename', 'error')}: {getattr(exc, 'evalue', '')}".rstrip(": ")
-    return f"{where}: notebook cell raised {reason}"
+    return Mistake(rel, line, f"notebook cell raised {reason}")

@@ -51,6 +51,8 @@ from pybtex.exceptions import PybtexError
 from pybtex.plugin import find_plugin
 from pybtex.richtext import Text
 
+from journal_tools.core.mistake import Mistake
+
 __all__ = ["NAME", "NAMES", "listed_name", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
            "append_reference_list", "cited_keys", "list_items", "load", "makeExtension", "note_cited", "restart_record",
            "uncited"]
@@ -74,8 +76,8 @@ _ITEM = re.compile(rf"@(?P<key>{KEY})(?:\s*,(?P<locator>[^;]*))?")
 _DATA_CITE = re.compile(r'\bdata-cite="(?P<key>[^"]+)"')
 
 
-class CitationError(ValueError):
-    """A citation the build cannot resolve; the message names ``file:line`` where it knows them."""
+class CitationError(Mistake, ValueError):
+    """A citation the build cannot resolve, at ``file:line`` where it knows them."""
 
     def located(self, src_path: str, source: str | None) -> CitationError:
         """The error naming the page it was raised on (this one already names its file)."""
@@ -86,16 +88,15 @@ class BibError(CitationError):
     """The BibTeX file cannot be read or one of its entries cannot be formatted."""
 
     def __init__(self, rel: str, line: int | None, reason: str):
-        self.rel, self.line, self.reason = rel, line, reason
-        super().__init__(f"{rel}:{line}: {reason}" if line else f"{rel}: {reason}")
+        self.rel, self.reason = rel, reason
+        super().__init__(rel, line, reason)
 
 
 class UnknownKey(CitationError):
     """A cited key that the BibTeX file does not have."""
 
     def __init__(self, key: str, bib_rel: str, known: list[str], src_path: str | None = None, line: int | None = None):
-        self.key, self.bib_rel, self.known, self.src_path, self.line = key, bib_rel, known, src_path, line
-        where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
+        self.key, self.bib_rel, self.known, self.src_path = key, bib_rel, known, src_path
         close = difflib.get_close_matches(key, known, n=3, cutoff=0.6)
         if close:
             hint = "did you mean " + " or ".join(repr(k) for k in close) + "?"
@@ -103,7 +104,7 @@ class UnknownKey(CitationError):
             hint = "its keys are " + ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
         else:
             hint = "it has no entries"
-        super().__init__(f"{where}unknown citation key {key!r}: {bib_rel} has no such entry; {hint}")
+        super().__init__(src_path, line, f"unknown citation key {key!r}: {bib_rel} has no such entry; {hint}")
 
     def located(self, src_path: str, source: str | None) -> UnknownKey:
         """The same error naming ``src_path`` and the line of the key's first citation in ``source``."""

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from journal_tools.core import atomic
 from journal_tools.core.fences import inside_fence, scan
+from journal_tools.core.mistake import Mistake
 
 __all__ = ["FigureError", "FigureRef", "cache_store", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
 
@@ -51,8 +52,8 @@ FIGURE_LINE = re.compile(
 _WORKER = Path(__file__).with_name("figure_child.py")
 
 
-class FigureError(Exception):
-    """A figure line that could not be turned into a figure; the message names file and line."""
+class FigureError(Mistake):
+    """A figure line that could not be turned into a figure, at that line."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,7 @@ def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, dra
     for ref in refs:
         result = found.get(ref.target) or drawn.get(ref.target, "error: not drawn")
         if result.startswith("error: "):
-            raise FigureError(f"{ref.path}:{ref.line}: {result[len('error: '):]}")
+            raise FigureError(ref.path, ref.line, result[len("error: "):])
         found[ref.target] = result
     if cache_dir:
         for target in missing:
@@ -169,7 +170,7 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
             out.append(line)
             continue
         if ref.target not in svgs:
-            raise FigureError(f"{path}:{n}: figure {ref.target} was not prepared")
+            raise FigureError(path, n, f"figure {ref.target} was not prepared")
         parts = ['<figure class="journal-figure">', svgs[ref.target]]
         if ref.caption:
             parts.append(f"<figcaption>{html.escape(ref.caption)}</figcaption>")

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from journal_tools.core.mistake import Mistake
+
 # MkDocs' front-matter rule: ``---`` (trailing blanks allowed) on the first line, the
 # YAML, then a line of ``---`` or ``...``; group 1 is the YAML with its last newline.
 FENCE = re.compile(r"\A-{3}[ \t]*\n(.*?\n)(?:-{3}|\.{3})[ \t]*\n", re.S | re.M)
@@ -31,12 +33,8 @@ FENCE = re.compile(r"\A-{3}[ \t]*\n(.*?\n)(?:-{3}|\.{3})[ \t]*\n", re.S | re.M)
 __all__ = ["FENCE", "FrontMatter", "FrontMatterError", "body", "read"]
 
 
-class FrontMatterError(Exception):
-    """Front matter that cannot be used; the message is ``path:line: problem``."""
-
-    def __init__(self, path: str, line: int, problem: str):
-        self.path, self.line, self.problem = path, line, problem
-        super().__init__(f"{path}:{line}: {problem}")
+class FrontMatterError(Mistake):
+    """Front matter that cannot be used, at the line of the key (or the fence) at fault."""
 
 
 @dataclass

@@ -19,31 +19,15 @@ from pathlib import Path
 
 from pymdownx.snippets import SnippetMissingError
 
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.settings import Settings
 from journal_tools.core.source import read_source
 
 __all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file", "included_files"]
 
 
-class IncludeError(Exception):
-    """An include on a page failed; the message names the page and line."""
-
-
-@dataclass(frozen=True)
-class Origin:
-    """Where one expanded line was written: a file (relative path) and a 1-based line."""
-
-    path: str
-    line: int
-    # For a line brought in by an include: the page line of the include.
-    included_at: tuple[str, int] | None = None
-
-    def describe(self) -> str:
-        """``path:line``, with the including page line for a snippet line."""
-        text = f"{self.path}:{self.line}"
-        if self.included_at:
-            text += f" (included at {self.included_at[0]}:{self.included_at[1]})"
-        return text
+class IncludeError(Mistake):
+    """An include on a page failed, at the page's include line."""
 
 
 @dataclass
@@ -94,7 +78,7 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
             expanded = pre.run(list(chunk))
         except (SnippetMissingError, OSError, ValueError) as exc:
             hint = _hint(pre, chunk, settings)
-            raise IncludeError(f"{rel_page}:{start + 1}: snippet include failed: {exc}{hint}") from None
+            raise IncludeError(rel_page, start + 1, f"snippet include failed: {exc}{hint}") from None
         out_lines.extend(expanded)
         origins.extend(_locate(pre, chunk, expanded, rel_page, start + 1, settings.root))
     return ExpandedPage(out_lines, origins)

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from journal_tools.core.frontmatter import FrontMatter
+from journal_tools.core.mistake import Mistake
 
 __all__ = ["DEFAULT_TIMEOUT", "OUTPUT_LIMIT", "BoundedOutput", "Limit", "notebook_limit", "page_limit", "seconds"]
 
@@ -65,7 +66,7 @@ _NOTEBOOK_TIMEOUT = re.compile(r"^#\s+timeout\s*:", re.MULTILINE)
 
 def notebook_limit(metadata: dict, text: str, path: str, default: Limit) -> Limit:
     """A notebook's limit: ``execution: timeout:`` in its metadata (a percent script's
-    ``# jupyter:`` header), else ``default``. Raises ValueError ``path:line: ...``."""
+    ``# jupyter:`` header), else ``default``. Raises a Mistake at the key's line."""
     execution = metadata.get("execution")
     if not isinstance(execution, dict) or "timeout" not in execution:
         return default
@@ -74,7 +75,7 @@ def notebook_limit(metadata: dict, text: str, path: str, default: Limit) -> Limi
     try:
         value = seconds(execution["timeout"])
     except ValueError as exc:
-        raise ValueError(f"{path}:{line}: execution.timeout: {exc}") from None
+        raise Mistake(path, line, f"execution.timeout: {exc}") from None
     return Limit(value, f"execution.timeout in {path}:{line}")
 
 

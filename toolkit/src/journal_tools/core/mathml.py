@@ -16,6 +16,8 @@ import re
 import math_core
 from markdown.util import HTML_PLACEHOLDER
 
+from journal_tools.core.mistake import Mistake
+
 __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 
 # One converter for the whole process: it is cheap to call (microseconds a
@@ -33,7 +35,7 @@ _STASHED = re.compile(r"\d+".join(re.escape(part) for part in HTML_PLACEHOLDER.s
 DISPLAY_CLASS = "math-display"
 
 
-class MathError(ValueError):
+class MathError(Mistake, ValueError):
     """A formula that math-core cannot convert.
 
     Attributes: ``tex`` (the formula), ``line`` (1-based source line of the character
@@ -48,11 +50,10 @@ class MathError(ValueError):
         m = _OFFSET.match(reason)
         if m:
             offset, reason = int(m[1]), reason[m.end():]
-        self.tex, self.reason, self.src_path, self.line, self.offset = tex, reason, src_path, line, offset
-        where = "" if src_path is None else (f"{src_path}: " if line is None else f"{src_path}:{line}: ")
+        self.tex, self.reason, self.src_path, self.offset = tex, reason, src_path, offset
         at = f"at character {offset}: " if offset is not None and line is None else ""
         formula = " ".join(_STASHED.sub(" ... ", tex).split())  # one line, even for display math
-        super().__init__(f"{where}bad TeX in formula '{formula}': {at}{reason}")
+        super().__init__(src_path, line, f"bad TeX in formula '{formula}': {at}{reason}")
 
     def located(self, src_path: str, source: str | None) -> MathError:
         """The same error naming ``src_path`` and the line in ``source`` where math-core stopped."""

@@ -19,9 +19,10 @@ the old site when the build stops (``journal_tools.commands.build``), and
 
 from __future__ import annotations
 
+from journal_tools.core.mistake import Mistake
 from journal_tools.core.validate import InputError
 
-__all__ = ["Mistakes", "report"]
+__all__ = ["BuildMistakes", "Mistakes", "report"]
 
 
 def report(messages: list[str]) -> str:
@@ -32,18 +33,29 @@ def report(messages: list[str]) -> str:
     return "\n".join([*messages, f"({len(messages)} mistakes in {len(files)} files, found in one build)"])
 
 
+class BuildMistakes(InputError):
+    """Every mistake of one stage of a build (``found``); located at the first one."""
+
+    def __init__(self, found: list[Mistake]):
+        self.found = found
+        super().__init__(found[0].path, found[0].line, found[0].problem, found[0].included_at)
+
+    def __str__(self) -> str:
+        return report([Mistake.__str__(m) for m in self.found])
+
+
 class Mistakes:
     """The mistakes of one stage of a build."""
 
     def __init__(self):
-        self.found: list[str] = []
+        self.found: list[Mistake] = []
 
-    def add(self, message: str) -> None:
-        """Note a mistake (a message that starts with ``path:line:``)."""
-        self.found.append(message)
+    def add(self, mistake: Mistake) -> None:
+        """Note a mistake."""
+        self.found.append(mistake)
 
     def stop_if_any(self) -> None:
-        """Raise one InputError holding every mistake noted so far (and forget them)."""
+        """Raise one BuildMistakes holding every mistake noted so far (and forget them)."""
         found, self.found = self.found, []
         if found:
-            raise InputError(report(found))
+            raise BuildMistakes(found)

@@ -19,8 +19,8 @@ from typing import Callable
 
 from journal_tools.core import limits
 from journal_tools.core.citations import BibError, CitationError
-from journal_tools.core.includes import Origin
 from journal_tools.core.mathml import MathError
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.parse import PageError
 from journal_tools.core.render_check import RenderProblem
 from journal_tools.core.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
@@ -87,8 +87,8 @@ def read_notebook(path: Path, settings: Settings) -> Notebook:
     rel = settings.rel(path)
     try:
         limit = limits.notebook_limit(notebook.metadata, text, rel, settings.block_timeout)
-    except ValueError as exc:
-        raise PageError(str(exc)) from None
+    except Mistake as exc:
+        raise PageError.like(exc) from None
     return Notebook(rel, text, cells, limit)
 
 
@@ -121,7 +121,7 @@ def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[
             except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failure, not the end of the run
                 origin, report = format_exception(exc)
                 origin = origin or origins[0]
-                raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n"
+                raise BlockError(origin, f"{exception_line(exc)}\n"
                                          f"(the cell starting at line {cell.line})\n{report}", cause=exc) from None
             ran.append(cell)
     finally:
@@ -140,4 +140,4 @@ def check_notebook_math(nb: Notebook, settings: Settings) -> None:
         except BibError:
             raise
         except (MathError, CitationError) as exc:
-            raise RenderProblem(str(exc.located(nb.path, nb.text))) from None
+            raise RenderProblem.like(exc.located(nb.path, nb.text)) from None

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from journal_tools.core.includes import Origin
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.parse import Page, Step
 
 _DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
@@ -84,21 +84,17 @@ def _count(n: int) -> str:
     return "no numbers" if n == 0 else ("1 number" if n == 1 else f"{n} numbers")
 
 
-@dataclass
-class OutputMismatch(Exception):
-    """What a page shows differs from what its code printed; carries the lines to rewrite."""
+class OutputMismatch(Mistake):
+    """What a page shows differs from what its code printed, at the line it differs on; carries
+    the lines to rewrite: ``page`` (the page file to rewrite on update), ``first_line`` (1-based
+    page line of the first line to replace), ``old_lines``, ``new_lines``, ``kind`` ("output", an
+    expected-output fence, or "matrix", a checked formula) and ``numbers`` (matrix numbers written)."""
 
-    origin: Origin
-    message: str
-    path: str  # the page file to rewrite on update
-    first_line: int  # 1-based page line of the first line to replace
-    old_lines: list[str]
-    new_lines: list[str]
-    kind: str = "output"  # "output" (an expected-output fence) or "matrix" (a checked formula)
-    numbers: int = 0  # matrix numbers the rewrite writes
-
-    def __str__(self) -> str:
-        return self.message
+    def __init__(self, origin: Origin, problem: str, page: str, first_line: int, old_lines: list[str],
+                 new_lines: list[str], kind: str = "output", numbers: int = 0):
+        self.page, self.first_line, self.old_lines, self.new_lines = page, first_line, old_lines, new_lines
+        self.kind, self.numbers = kind, numbers
+        super().__init__(origin.path, origin.line, problem, origin.included_at)
 
     @property
     def can_rewrite(self) -> bool:
@@ -110,8 +106,7 @@ def _page_lines(page: Page, indices: range, what: str, origin: Origin) -> tuple[
     """The page lines behind expanded lines; they must be written on the page itself."""
     origins = [page.expanded.origins[i] for i in indices]
     if any(o.path != page.path or o.included_at for o in origins):
-        problem = f"{origin.describe()}: the {what} comes from an included file; write it on the page"
-        raise OutputMismatch(origin, problem, page.path, 0, [], [])
+        raise OutputMismatch(origin, f"the {what} comes from an included file; write it on the page", page.path, 0, [], [])
     return (origins[0].line if origins else 0), [page.expanded.lines[i] for i in indices]
 
 
@@ -154,7 +149,7 @@ def check_output(page: Page, step: Step, printed: str) -> None:
     detail = _first_number_difference(printed_numbers(expected), printed_numbers(printed))
     raise OutputMismatch(
         differing,
-        f"{differing.describe()}: the expected output differs from what the block at line {_fence_line(page, step)} "
+        f"the expected output differs from what the block at line {_fence_line(page, step)} "
         f"printed; {update_hint(page.path)}\n{detail}{diff}",
         page.path, first, old, new,
     )
@@ -199,7 +194,7 @@ def check_math(page: Page, step: Step, printed: str) -> None:
     got = printed_numbers(printed)
     origin = check.origin
     if not shown:
-        problem = f"{origin.describe()}: the formula after <!-- journal:expected-math --> has no numbers in a matrix environment"
+        problem = "the formula after <!-- journal:expected-math --> has no numbers in a matrix environment"
         raise OutputMismatch(origin, problem, page.path, 0, [], [])
     fence_line = _fence_line(page, step)
     problem = None
@@ -221,7 +216,7 @@ def check_math(page: Page, step: Step, printed: str) -> None:
         new = rebuild_matrices(old, printed)
     hint = f"; {update_hint(page.path)}" if new is not None else (
         "; `make update-outputs` cannot lay these numbers out in this formula's matrices: edit it by hand")
-    message = (f"{origin.describe()}: {problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
+    message = (f"{problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
                f"  printed: {' '.join(got) or '(none)'}")
     written = 0 if new is None else _numbers_written(old, new)
     raise OutputMismatch(origin, message, page.path, first, old, old if new is None else new, "matrix", written)
@@ -354,7 +349,7 @@ def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[PageRewrite
     by_path: dict[str, list[OutputMismatch]] = {}
     for u in updates:
         if u.can_rewrite:
-            by_path.setdefault(u.path, []).append(u)
+            by_path.setdefault(u.page, []).append(u)
     done = []
     for path, items in by_path.items():
         file = root / path

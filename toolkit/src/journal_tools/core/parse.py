@@ -25,8 +25,9 @@ from pathlib import Path
 
 from journal_tools.core import frontmatter, limits
 from journal_tools.core.fences import Fence, FenceError, scan
-from journal_tools.core.includes import ExpandedPage, Origin, expand
+from journal_tools.core.includes import ExpandedPage, expand
 from journal_tools.core.marks import NAMESPACE, Mark
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.settings import Settings
 from journal_tools.core.source import SourceError, read_source
 
@@ -43,8 +44,8 @@ NEEDS_REASON = ("skip", "skipif", "xfail")
 APPLIED_MARKS = NEEDS_REASON  # what run.py honours
 
 
-class PageError(Exception):
-    """A page cannot be tested as written; the message names the page and line."""
+class PageError(Mistake):
+    """A page cannot be tested as written, at the page (or snippet) line at fault."""
 
 
 @dataclass
@@ -133,16 +134,16 @@ def parse_page(path: Path, settings: Settings) -> Page:
         meta = frontmatter.read(text, rel)
         limit = limits.page_limit(meta, settings.block_timeout)
     except (SourceError, frontmatter.FrontMatterError) as exc:
-        raise PageError(str(exc)) from None
+        raise PageError.like(exc) from None
     mode = meta.data.get("doctest", "block")
     if mode not in DOCTEST_MODES:
-        raise PageError(f"{rel}:{meta.line('doctest')}: 'doctest: {mode}' must be one of {', '.join(DOCTEST_MODES)}")
+        raise PageError(rel, meta.line("doctest"), f"'doctest: {mode}' must be one of {', '.join(DOCTEST_MODES)}")
     expanded = expand(text, rel, settings)
     lines = expanded.lines
     try:
         fences = scan(lines)
     except FenceError as exc:
-        raise PageError(f"{expanded.origins[exc.index].describe()}: {exc}") from None
+        raise PageError.at(expanded.origins[exc.index], str(exc)) from None
     steps = _Reader(rel, expanded, fences).read()
     return Page(rel, expanded, mode, [s for s in steps if s.runs], fences, limit)
 
@@ -156,8 +157,9 @@ class _Reader:
         self.steps: list[Step] = []
         self.pending = _Pending()
 
-    def at(self, index: int) -> str:
-        return self.expanded.origins[index].describe()
+    def origin(self, index: int) -> Origin:
+        """Where expanded line ``index`` was written."""
+        return self.expanded.origins[index]
 
     def read(self) -> list[Step]:
         i = 0
@@ -166,7 +168,7 @@ class _Reader:
             line = self.lines[i]
             if i in self.fences:
                 if comment_open is not None:
-                    raise PageError(f"{self.at(i)}: a code fence inside an HTML comment (opened at line "
+                    raise PageError.at(self.origin(i), f"a code fence inside an HTML comment (opened at line "
                                     f"{self.expanded.origins[comment_open].line}) is hidden from readers; show it or delete it")
                 fence = self.fences[i]
                 self._fence(fence)
@@ -198,34 +200,35 @@ class _Reader:
     def _codeblocks_keyword(self, keyword: str, i: int) -> None:
         if keyword in _EXPECTED:
             if not self.steps:
-                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> but no code block before it")
+                raise PageError.at(self.origin(i), f"<!--pytest-codeblocks:{keyword}--> but no code block before it")
             if self.steps[-1].expected_fence is not None:
-                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> but the block before it already has an expected output")
+                raise PageError.at(self.origin(i), f"<!--pytest-codeblocks:{keyword}--> but the block before it "
+                                                   "already has an expected output")
             self.pending.expected = (keyword, i)
         elif keyword == "cont":
             if not self.steps:
-                raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:cont--> but no code block before it")
+                raise PageError.at(self.origin(i), "<!--pytest-codeblocks:cont--> but no code block before it")
             self.pending.cont = i
         elif (m := _IMPORTORSKIP.fullmatch(keyword)) is not None:
             self.pending.importorskip = m["module"].strip().strip("'\"")
         elif keyword in ("skip", "expect-exception", "expect-error", "skipfile") or keyword.startswith("skipif"):
-            raise PageError(f"{self.at(i)}: <!--pytest-codeblocks:{keyword}--> is not supported here: "
+            raise PageError.at(self.origin(i), f"<!--pytest-codeblocks:{keyword}--> is not supported here: "
                             "use <!--pytest.mark.skip(reason=\"...\")--> or xfail(reason=\"...\") above the block")
         else:
-            raise PageError(f"{self.at(i)}: unknown marker <!--pytest-codeblocks:{keyword}-->")
+            raise PageError.at(self.origin(i), f"unknown marker <!--pytest-codeblocks:{keyword}-->")
 
     def _eval_mark(self, text: str, i: int) -> Mark:
         try:
             mark = eval(text, dict(NAMESPACE))  # the marker vocabulary is pytest's own (core/marks.py)
         except Exception as exc:  # a typo in a marker comment is a page error, not a crash
-            raise PageError(f"{self.at(i)}: cannot read marker <!--{text}-->: {exc}") from None
+            raise PageError.at(self.origin(i), f"cannot read marker <!--{text}-->: {exc}") from None
         if not isinstance(mark, Mark):
-            raise PageError(f"{self.at(i)}: <!--{text}--> is not a pytest mark")
+            raise PageError.at(self.origin(i), f"<!--{text}--> is not a pytest mark")
         if mark.name not in APPLIED_MARKS:  # it would be ignored: the block would run as if unmarked
-            raise PageError(f"{self.at(i)}: <!--{text}--> is a mark the page tests do not apply "
+            raise PageError.at(self.origin(i), f"<!--{text}--> is a mark the page tests do not apply "
                             f"(they apply {', '.join(APPLIED_MARKS)})")
         if mark.name in NEEDS_REASON and not (mark.kwargs.get("reason") or (mark.name == "skip" and mark.args)):
-            raise PageError(f"{self.at(i)}: <!--{text}--> needs a written reason=\"...\"")
+            raise PageError.at(self.origin(i), f"<!--{text}--> needs a written reason=\"...\"")
         return mark
 
     # -- fences ---------------------------------------------------------------
@@ -241,7 +244,7 @@ class _Reader:
                         pending.marks, pending.importorskip)
             if (step.marks or step.importorskip) and not step.runs:
                 at = pending.mark_lines[0] if pending.mark_lines else fence.start
-                raise PageError(f"{self.at(at)}: a marker above a '{fence.lang or 'plain'}' block, which is not run; "
+                raise PageError.at(self.origin(at), f"a marker above a '{fence.lang or 'plain'}' block, which is not run; "
                                 "markers apply to python, sh and bash blocks")
             self.steps.append(step)
         self.pending = _Pending()
@@ -250,17 +253,17 @@ class _Reader:
         head = self.steps[-1]
         if self.pending.marks:
             # pytest-codeblocks would put such a mark on the next new block.
-            raise PageError(f"{self.at(self.pending.mark_lines[0])}: a pytest.mark above a 'cont' block would apply "
+            raise PageError.at(self.origin(self.pending.mark_lines[0]), "a pytest.mark above a 'cont' block would apply "
                             "to a later block; put it above the first block of the chain")
         if fence.lang and fence.lang != head.lang and not (fence.lang in PYTHON_LANGS and head.lang in PYTHON_LANGS):
-            raise PageError(f"{self.at(fence.start)}: a '{fence.lang}' block continues a '{head.lang or 'plain'}' "
+            raise PageError.at(self.origin(fence.start), f"a '{fence.lang}' block continues a '{head.lang or 'plain'}' "
                             "block; a cont block must be in the same language (or a bare ``` fence)")
         head.parts.append(self._part(fence))
 
     def _expected(self, fence: Fence) -> None:
         keyword, _ = self.pending.expected
         if fence.lang in PYTHON_LANGS:
-            raise PageError(f"{self.at(fence.start)}: an expected-output fence is shown as Python; write it as ```text")
+            raise PageError.at(self.origin(fence.start), "an expected-output fence is shown as Python; write it as ```text")
         step = self.steps[-1]
         step.expected_fence = fence
         step.expected_output = fence.code(self.lines)
@@ -274,19 +277,19 @@ class _Reader:
     def _math(self, i: int) -> int:
         runnable = [s for s in self.steps if s.runs]
         if not runnable or runnable[-1].math is not None or self.pending.cont or self.pending.expected:
-            raise PageError(f"{self.at(i)}: <!-- journal:expected-math --> must come after a code block "
+            raise PageError.at(self.origin(i), "<!-- journal:expected-math --> must come after a code block "
                             "(and its output) and before the next block")
         j = i + 1
         while j < len(self.lines) and not self.lines[j].strip():
             j += 1
         if j == len(self.lines) or not self.lines[j].strip().startswith("$$"):
-            raise PageError(f"{self.at(i)}: <!-- journal:expected-math --> must be followed by a $$ display formula")
+            raise PageError.at(self.origin(i), "<!-- journal:expected-math --> must be followed by a $$ display formula")
         text = self.lines[j].strip()[2:]
         k = j
         while "$$" not in text:
             k += 1
             if k >= len(self.lines) or k in self.fences:
-                raise PageError(f"{self.at(j)}: display formula opened with $$ is never closed")
+                raise PageError.at(self.origin(j), "display formula opened with $$ is never closed")
             text += "\n" + self.lines[k].strip()
         runnable[-1].math = MathCheck(text[: text.index("$$")], self.expanded.origins[j], range(j, k + 1))
         return k + 1
@@ -295,7 +298,7 @@ class _Reader:
         p = self.pending
         dangling = p.mark_lines[:1] + [x for x in (p.cont, p.expected and p.expected[1]) if x is not None]
         if dangling:
-            raise PageError(f"{self.at(min(dangling))}: a marker with no code block after it")
+            raise PageError.at(self.origin(min(dangling)), "a marker with no code block after it")
 
 
 def _comment_state(line: str, i: int, open_at: int | None) -> int | None:

@@ -17,6 +17,7 @@ from journal_tools.core.citations import BibError, CitationError
 from journal_tools.core.fences import inside_fence
 from journal_tools.core.frontmatter import body as without_front_matter
 from journal_tools.core.mathml import MathError
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, Page
 from journal_tools.core.settings import Settings
 from journal_tools.core.source import read_source
@@ -26,8 +27,8 @@ PYTHON_LOOKING = PYTHON_LANGS | {"pycon", "python2", "ipython", "ipython3", "py2
 SHELL_LOOKING = SHELL_LANGS | {"console", "shell", "shell-session", "zsh"}
 
 
-class RenderProblem(Exception):
-    """What a reader sees differs from what the tests run (or a formula fails)."""
+class RenderProblem(Mistake):
+    """What a reader sees differs from what the tests run (or a formula fails), at the page line."""
 
 
 class _CodeBlocks(HTMLParser):
@@ -61,7 +62,7 @@ def check_render(page: Page, settings: Settings) -> None:
     except BibError:
         raise
     except (MathError, CitationError) as exc:
-        raise RenderProblem(str(exc.located(page.path, source))) from None
+        raise RenderProblem.like(exc.located(page.path, source)) from None
     parser = _CodeBlocks()
     parser.feed(html)
     for kind, looking, langs in (("Python", PYTHON_LOOKING, PYTHON_LANGS), ("shell", SHELL_LOOKING, SHELL_LANGS)):
@@ -70,8 +71,8 @@ def check_render(page: Page, settings: Settings) -> None:
         if len(shown) != run:
             lines = ", ".join(str(page.where(p.fence.start).line) for s in page.steps for p in s.parts
                               if p.fence.lang in langs) or "none"
-            raise RenderProblem(
-                f"{_first_difference(page, shown, looking, langs)}: a reader sees {len(shown)} {kind} code blocks "
+            raise RenderProblem.at(
+                _first_difference(page, shown, looking, langs), f"a reader sees {len(shown)} {kind} code blocks "
                 f"({', '.join(shown) or 'none'}) but the tests run {run} (fences at lines {lines}). Write code as "
                 f"a ``` or ~~~ fence with python, py, sh or bash (pycon and console sessions are not run)."
             )
@@ -80,8 +81,8 @@ def check_render(page: Page, settings: Settings) -> None:
 _FENCE_LIKE = re.compile(r"(`{3,}|~{3,})")
 
 
-def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> str:
-    """``path:line`` of the first block a reader and the tests see differently.
+def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> Origin:
+    """Where the first block a reader and the tests see differently.
 
     The HTML has no source lines, so the place is found from the source: a fence
     of a language that looks like code but is not run (``pycon``); else the first
@@ -92,15 +93,15 @@ def _first_difference(page: Page, shown: list[str], looking: frozenset[str], lan
     """
     not_run = [f for f in page.fences if f.lang in looking and f.lang not in langs]
     if not_run:
-        return page.where(not_run[0].start).describe()
+        return page.where(not_run[0].start)
     run = [p.fence for s in page.steps for p in s.parts if p.fence.lang in langs]
     for i, fence in enumerate(run):
         if i >= len(shown) or shown[i].lower() != fence.lang:
             if len(shown) < len(run):
-                return page.where(fence.start).describe()
+                return page.where(fence.start)
             break
     fenced = inside_fence(page.fences)
     for i, line in enumerate(page.expanded.lines):
         if i not in fenced and _FENCE_LIKE.search(line):
-            return page.where(i).describe()
-    return page.where(run[0].start).describe() if run else f"{page.path}:1"
+            return page.where(i)
+    return page.where(run[0].start) if run else Origin(page.path, 1)

@@ -31,8 +31,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from journal_tools.core.includes import Origin
 from journal_tools.core.limits import BoundedOutput
+from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
 from journal_tools.core.parse import SHELL_LANGS, Page, Part, Step
 
@@ -46,15 +46,19 @@ _RUNNER_FILES = {__file__, os.path.join(os.path.dirname(__file__), "notebook.py"
 _ORIGINS: dict[str, list[Origin]] = {}
 
 
-class BlockError(Exception):
-    """A step raised; ``report`` is the mapped traceback, ``origin`` the failing line."""
+class BlockError(Mistake):
+    """A step failed at ``origin`` (its failing line); ``problem`` is the exception's line and the
+    mapped traceback (or the mismatch, the limit), ``cause`` what it raised."""
 
-    def __init__(self, origin: Origin, report: str, cause: BaseException | None = None, printed: str | None = None):
-        super().__init__(report)
-        self.origin = origin
-        self.report = report
+    def __init__(self, origin: Origin, problem: str, cause: BaseException | None = None, printed: str | None = None):
         self.cause = cause
         self.printed = printed  # what the step printed, when its output is what failed
+        super().__init__(origin.path, origin.line, problem, origin.included_at)
+
+    @property
+    def report(self) -> str:
+        """The whole report: ``path:line: problem``."""
+        return str(self)
 
 
 @dataclass
@@ -139,7 +143,7 @@ def compile_mapped(code: str, origins: list[Origin], origin: Origin):
         return compile(code, name, "exec", dont_inherit=True)
     except SyntaxError as exc:
         at = _map(name, exc.lineno or 1) or origin
-        raise BlockError(at, f"{at.describe()}: SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
+        raise BlockError(at, f"SyntaxError: {exc.msg}\n    {(exc.text or '').rstrip()}") from None
 
 
 def synthetic_name(origin: Origin) -> str:
@@ -277,7 +281,7 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
             return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""))
         raise
     if xfail is not None:  # strict: a block marked xfail that passes is a failure
-        raise BlockError(step.origin, f"{step.origin.describe()}: marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
+        raise BlockError(step.origin, f"marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
     rewritten = set()
     for check in (check_output, check_math):
         try:
@@ -286,7 +290,7 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
             # Updating, a mismatch is written back; one that cannot be (an output from an included
             # file, a matrix the printed rows do not fit) fails as it would without updating.
             if update is None or not mismatch.can_rewrite:
-                raise BlockError(mismatch.origin, str(mismatch), printed=printed) from None
+                raise BlockError(mismatch.origin, mismatch.problem, printed=printed) from None
             update.append(mismatch)
             rewritten.add(mismatch.kind)
     return StepResult(step, "passed", stdout=printed, numbers=_numbers_checked(step, printed, rewritten))
@@ -310,7 +314,7 @@ def _run_python(page: Page, step: Step, namespace: dict) -> str:
         printed = out.getvalue()
         if printed:
             report = f"--- printed before the error ---\n{printed}\n{report}"
-        raise BlockError(origin, f"{origin.describe()}: {exception_line(exc)}\n{report}", cause=exc) from None
+        raise BlockError(origin, f"{exception_line(exc)}\n{report}", cause=exc) from None
     return out.getvalue()
 
 
@@ -324,7 +328,7 @@ def _run_shell(step: Step) -> str:
     if returncode != 0:
         err = stderr.strip() or stdout.strip()
         error = subprocess.CalledProcessError(returncode, step.lang, stdout, stderr)
-        raise BlockError(step.origin, f"{step.origin.describe()}: the {step.lang} block exited with status "
+        raise BlockError(step.origin, f"the {step.lang} block exited with status "
                                       f"{returncode}\n{err}", cause=error)
     return stdout
 

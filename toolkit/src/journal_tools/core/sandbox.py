@@ -57,8 +57,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools.core import sandbox_child
-from journal_tools.core.includes import Origin
 from journal_tools.core.limits import Limit
+from journal_tools.core.mistake import Origin
 
 __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
@@ -480,7 +480,7 @@ def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
 
 
 def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
-    """(origin, report) for a stopped unit: the innermost page frame of the stack that ran
+    """(origin, problem) for a stopped unit: the innermost page frame of the stack that ran
     page code names the line; the stack is shown from the page's outermost frame on."""
     def origin_of(file: str, line: int) -> Origin | None:
         origins = sources.get(file, ((),))[0]
@@ -490,7 +490,7 @@ def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
     page_frames = [i for i, (f, line, _) in enumerate(stack) if origin_of(f, line)]
     origin = origin_of(*stack[page_frames[-1]][:2]) if page_frames else None
     origin = origin or unit.origin
-    report = f"{origin.describe()}: {stop.reason}"
+    report = stop.reason
     if page_frames:
         report += f"\nStack when {'it was stopped' if stop.hung else 'the process ended'} (most recent call last):"
         for file, line, name in stack[page_frames[0]:]:

@@ -177,7 +177,7 @@ def chain(progress, page, steps, updating: bool):
     try:
         run_checked(page, steps, result, updates, on_step)
     except BlockError as exc:
-        return result.results[sent:], updates, (exc.origin, exc.report)
+        return result.results[sent:], updates, (exc.origin, exc.problem)
     return result.results[sent:], updates, None
 
 
@@ -190,5 +190,5 @@ def notebook(progress, nb, folder: str):
     try:
         run_notebook(nb, Path(folder), ran, lambda index: progress(index, index))  # index cells finished
     except BlockError as exc:
-        return len(ran), (exc.origin, exc.report)
+        return len(ran), (exc.origin, exc.problem)
     return len(ran), None

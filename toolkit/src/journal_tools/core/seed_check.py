@@ -87,7 +87,7 @@ def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], 
 
 def _message(page: Page, step: Step, what: str) -> str:
     shown = page.where(step.expected_fence.start).line if step.expected_fence is not None else step.math.origin.line
-    return (f"{step.origin.describe()}: the output checked at line {shown} changes with the seed the tests start "
+    return (f"the output checked at line {shown} changes with the seed the tests start "
             f"from: {what}\nThe page never sets a seed before this block, so a reader running it would get other "
             "numbers. Seed the random draws on the page, before this block (torch.manual_seed(0), for instance), "
             "and run the tests again.")

@@ -14,15 +14,13 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+from journal_tools.core.mistake import Mistake
+
 __all__ = ["SourceError", "decode", "read_source"]
 
 
-class SourceError(Exception):
-    """A page that cannot be read as text; the message is ``path:line: problem``."""
-
-    def __init__(self, path: str, line: int, problem: str):
-        self.path, self.line, self.problem = path, line, problem
-        super().__init__(f"{path}:{line}: {problem}")
+class SourceError(Mistake):
+    """A page that cannot be read as text, at the line of its first undecodable byte."""
 
 
 def read_source(path: Path, rel: str) -> str:

@@ -30,9 +30,10 @@ from typing import Callable
 
 from journal_tools.core import frontmatter
 from journal_tools.core.frontmatter import FrontMatterError
-from journal_tools.core.includes import IncludeError, expand
+from journal_tools.core.includes import expand
+from journal_tools.core.mistake import Mistake
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.source import read_source
 
 __all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
 
@@ -42,9 +43,8 @@ __all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
 PLACEHOLDER = "Placeholder (make new):"
 
 
-class InputError(Exception):
-    """A source file the build cannot use; the message starts with ``path:line:``
-    (the MkDocs plugin reports it as its ``PluginError``)."""
+class InputError(Mistake):
+    """A source file the build cannot use, at its line (the MkDocs plugin reports it as its ``PluginError``)."""
 
 
 # The blog engine's own check of a post's metadata: [(key, error), ...] for (front matter, path).
@@ -117,5 +117,5 @@ def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | Non
             check_post(text, rel, settings, engine_check)
         if "8<-" in text:
             expand(text, rel, settings)
-    except (SourceError, FrontMatterError, IncludeError) as exc:
-        raise InputError(str(exc)) from None
+    except Mistake as exc:  # the page's front matter, its text, an include
+        raise InputError.like(exc) from None

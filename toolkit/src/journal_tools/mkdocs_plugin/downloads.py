@@ -156,8 +156,7 @@ def add_files(files, config, settings: Settings) -> dict[Path, list]:
     build: a few milliseconds an entry, and ``make serve`` builds only its recent window."""
     from mkdocs.structure.files import File
 
-    from journal_tools.core.includes import IncludeError
-    from journal_tools.core.parse import PageError
+    from journal_tools.core.mistake import Mistake
 
     made = {}
     for file in list(files.documentation_pages()):
@@ -166,7 +165,7 @@ def add_files(files, config, settings: Settings) -> dict[Path, list]:
             continue
         try:
             download = make(src, settings)
-        except (PageError, IncludeError):
+        except Mistake:  # the page's own test reports it
             continue
         if not download.placed:
             continue

@@ -49,6 +49,7 @@ from mkdocs.structure.toc import TableOfContents
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
 from journal_tools.core import citations, figures, limits, markdown_math, validate, verified
 from journal_tools.core.mathml import MathError
+from journal_tools.core.mistake import Mistake
 from journal_tools.core.mistakes import Mistakes
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import (
@@ -215,7 +216,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             try:
                 refs += self._checked_page(Path(file.abs_src_path))
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
-                checks.add(str(exc))
+                checks.add(exc)
         _stop_if_any(checks)
         self.downloads = (downloads.add_files(files, config, self.settings)
                           if self.config.downloads else {})
@@ -250,7 +251,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             try:
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
-                return self._render_failed(page, str(exc.located(rel, _source(page))))
+                return self._render_failed(page, exc.located(rel, _source(page)))
             except Exception as exc:
                 if not jupyter.is_cell_error(exc):
                     raise
@@ -259,9 +260,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         pages.replace_render(page, checked_render)
         return page
 
-    def _render_failed(self, page, message: str) -> None:
+    def _render_failed(self, page, mistake: Mistake) -> None:
         """A page whose render failed: noted, given empty content; the build stops in on_env."""
-        self.render_mistakes.add(message)
+        self.render_mistakes.add(mistake)
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):

@@ -47,17 +47,16 @@ import pytest
 
 from journal_tools.compat import blog, mkdocs_config
 from journal_tools.core import citations
-from journal_tools.core.frontmatter import FrontMatterError
-from journal_tools.core.includes import IncludeError
+from journal_tools.core.mistake import Mistake
 from journal_tools.core.notebook import Notebook, check_notebook_math, read_notebook
-from journal_tools.core.outputs import OutputMismatch, apply_updates
+from journal_tools.core.outputs import apply_updates
 from journal_tools.core.parse import Page, PageError, parse_page
-from journal_tools.core.render_check import RenderProblem, check_render
+from journal_tools.core.render_check import check_render
 from journal_tools.core.render_record import RUNS_FOLDER, RenderChecks
-from journal_tools.core.run import BlockError, ChainResult
+from journal_tools.core.run import ChainResult
 from journal_tools.core.sandbox import Sandbox
 from journal_tools.core.settings import ConfigError, Settings
-from journal_tools.core.source import SourceError, read_source
+from journal_tools.core.source import read_source
 from journal_tools.core.validate import check_post
 from journal_tools.core.verified import Entry, page_digest, today, torch_version, update_record
 
@@ -188,8 +187,8 @@ class PageFile(pytest.File):
             if settings.is_post(self.path):
                 check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings, blog.post_errors)
             page = parse_page(self.path, settings)
-        except (PageError, IncludeError, FrontMatterError, SourceError) as exc:
-            yield BrokenPage.from_parent(self, name="page", message=str(exc))
+        except Mistake as exc:  # front matter, text, includes, markers: the page cannot be read as tests
+            yield BrokenPage.from_parent(self, name="page", mistake=exc)
             return
         yield RenderItem.from_parent(self, name="render", page=page)
         if page.mode == "page" and page.steps:
@@ -234,11 +233,11 @@ class NotebookFile(pytest.File):
         try:
             nb = read_notebook(self.path, _settings(self.config))
         except PageError as exc:  # a bad execution: timeout:, with its line
-            yield BrokenPage.from_parent(self, name="notebook", message=str(exc))
+            yield BrokenPage.from_parent(self, name="notebook", mistake=exc)
             return
         except Exception as exc:  # jupytext's own errors have no common base class
-            yield BrokenPage.from_parent(self, name="notebook", message=f"{_settings(self.config).rel(self.path)}: "
-                                                                        f"cannot read the notebook: {exc}")
+            mistake = PageError(_settings(self.config).rel(self.path), None, f"cannot read the notebook: {exc}")
+            yield BrokenPage.from_parent(self, name="notebook", mistake=mistake)
             return
         yield NotebookRender.from_parent(self, name="render", notebook=nb)
         yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
@@ -265,13 +264,13 @@ def _broken_bibliography(exc: citations.BibError, settings: Settings):
     fails for it (one mistake, one failure), else fail with the file's error."""
     reporter = _own_bib_test(settings)
     if reporter is None:
-        raise RenderProblem(str(exc)) from None
+        raise exc
     pytest.skip(f"the citations cannot be checked: {exc.rel} cannot be read; {reporter} reports why")
 
 
 class _PageItem(pytest.Item):
     def repr_failure(self, excinfo, style=None):
-        if isinstance(excinfo.value, (BlockError, OutputMismatch, RenderProblem, PageError)):
+        if isinstance(excinfo.value, Mistake):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
 
@@ -280,15 +279,15 @@ class _PageItem(pytest.Item):
 
 
 class BrokenPage(_PageItem):
-    """A page that cannot be read as tests: fails with the page's own message."""
+    """A page that cannot be read as tests: fails with the page's own mistake."""
 
-    def __init__(self, *, message: str, **kwargs):
+    def __init__(self, *, mistake: Mistake, **kwargs):
         super().__init__(**kwargs)
-        self.message = message
+        self.mistake = mistake
 
     def runtest(self):
-        """Fail with the page's own message."""
-        raise PageError(self.message)
+        """Fail with the page's own mistake."""
+        raise self.mistake
 
 
 class ReusedPage(_PageItem):
@@ -327,8 +326,8 @@ class BibItem(_PageItem):
         """Load the file as the build does."""
         try:
             citations.load(self.path)
-        except citations.BibError as exc:
-            raise RenderProblem(str(exc)) from None
+        except citations.BibError:
+            raise
 
 
 class ChainItem(_PageItem):
@@ -426,7 +425,7 @@ class _Tally:
         if not updates:
             return
         settings = _settings(self.config)
-        pages = {u.path for u in updates if u.can_rewrite}
+        pages = {u.page for u in updates if u.can_rewrite}
         before = {rel: page_digest(settings.root / rel, settings) for rel in pages}
         self.written = apply_updates(Path(self.config.rootpath), updates)
         self.config.stash[_REWRITTEN] = {rel: (before[rel], page_digest(settings.root / rel, settings)) for rel in pages}

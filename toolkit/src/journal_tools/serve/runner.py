@@ -30,18 +30,18 @@ __all__ = ["draw_figures", "figures_in", "run_page"]
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
     """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted as soon
     as ``stale()`` says the page was saved again (a block running then is stopped)."""
-    from journal_tools.core.frontmatter import FrontMatterError
-    from journal_tools.core.includes import IncludeError
-    from journal_tools.core.parse import PageError, parse_page
+    from journal_tools.core.mistake import Mistake
+    from journal_tools.core.parse import parse_page
     from journal_tools.core.run import BlockError, ChainResult
 
     start = time.perf_counter()
     out = {"page": str(page_path), "ran": 0, "failures": []}
     try:
         page = parse_page(Path(page_path), settings)
-    except (PageError, IncludeError, FrontMatterError) as exc:
-        where, _, message = str(exc).partition(": ")
-        out["failures"].append({"where": where, "line": _line(where), "message": message, "report": str(exc)})
+    except Mistake as exc:  # the page cannot be read as tests
+        where = exc.origin.describe() if exc.origin else exc.path
+        out["failures"].append({"where": where, "line": None if exc.included_at else exc.line, "message": exc.problem,
+                                "report": str(exc)})
         return out | {"seconds": time.perf_counter() - start}
     chains = [page.steps] if page.mode == "page" else [[s] for s in page.steps]
     for steps in chains:
@@ -54,9 +54,8 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale)
         except BlockError as exc:
             fence_line = page.where(steps[len(result.results)].parts[0].fence.start).line
-            where, _, rest = exc.report.partition(": ")
-            message = rest.split("\n", 1)[0]
-            out["failures"].append({"where": where, "line": fence_line, "message": message, "report": exc.report})
+            out["failures"].append({"where": exc.origin.describe(), "line": fence_line,
+                                    "message": exc.problem.split("\n", 1)[0], "report": exc.report})
         out["ran"] += result.executed_fences
     return out | {"seconds": time.perf_counter() - start}
 
@@ -83,6 +82,3 @@ def draw_figures(progress, targets: list[str]) -> dict[str, str]:
     return drawn
 
 
-def _line(where: str) -> int | None:
-    tail = where.rpartition(":")[2]
-    return int(tail) if tail.isdigit() else None

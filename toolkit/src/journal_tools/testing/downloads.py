@@ -120,10 +120,9 @@ def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> lis
             try:
                 check(page, p.step, out)
             except OutputMismatch as mismatch:
-                first, _, rest = str(mismatch).replace(f"; {update_hint(page.path)}", "").partition("\n")
-                page_part = first.split(": ", 1)
+                first, _, rest = mismatch.problem.replace(f"; {update_hint(page.path)}", "").partition("\n")
                 problems.append(f"{where(p)}: the download printed other output than the page shows at "
-                                f"{page_part[0]} ({page_part[1] if len(page_part) > 1 else ''})\n{rest}")
+                                f"{mismatch.origin.describe()} ({first})\n{rest}")
     return problems
 
 
