@@ -15,9 +15,6 @@ from journal_tools.core.mathml import MathError
 
 def convert(md_text: str, *, name: str = "journal_tools.core.markdown_math") -> str:
     """HTML as the site's math extension makes it (loaded by module path or entry point name)."""
-    from journal_tools.core.markdown_math import restart_numbering
-
-    restart_numbering()
     md = markdown.Markdown(extensions=[name, "admonition", "pymdownx.superfences"])
     return md.convert(md_text)
 
@@ -64,16 +61,18 @@ def test_inline_and_display_become_mathml():
         ("class", "math-display"), ("role", "region"), ("tabindex", "0"), ("aria-label", "Formula 1")}
 
 
-def test_display_wrappers_are_numbered_per_page_and_continue_in_views():
-    from journal_tools.core.markdown_math import restart_numbering
+def test_display_wrappers_are_numbered_per_conversion_and_per_whole_page():
+    from journal_tools.mkdocs_plugin.a11y import number_formulas
 
-    first = convert("$$\\alpha$$\n\n$$\\beta$$\n")
+    md = markdown.Markdown(extensions=["journal_tools.core.markdown_math"])
+    first = md.convert("$$\\alpha$$\n\n$$\\beta$$\n")
     assert re.findall(r'aria-label="(Formula \d+)"', first) == ["Formula 1", "Formula 2"]
-    # A blog view renders its excerpts after its own content: the count goes on.
-    view = markdown.Markdown(extensions=["journal_tools.core.markdown_math"]).convert("$$\\gamma$$\n")
-    assert re.findall(r'aria-label="(Formula \d+)"', view) == ["Formula 3"]
-    restart_numbering()
-    assert 'aria-label="Formula 1"' in convert("$$\\delta$$\n")
+    again = md.reset().convert("$$\\gamma$$\n")  # another page, the same converter: from 1 again
+    assert re.findall(r'aria-label="(Formula \d+)"', again) == ["Formula 1"]
+    # A blog view is its own content and its excerpts, each converted apart: the plugin numbers
+    # the whole page again, so no two regions share a name.
+    view = number_formulas(f"<main>{first}<article>{again}</article></main>")
+    assert re.findall(r'aria-label="(Formula \d+)"', view) == ["Formula 1", "Formula 2", "Formula 3"]
 
 
 def test_bmatrix_operatorname_subscripts():

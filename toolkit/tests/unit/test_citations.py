@@ -208,13 +208,12 @@ def test_settings_make_the_bibliography_absolute(site):
 
 def test_the_record_lists_what_nothing_cited(site):
     settings, bib = site
-    citations.restart_record()
-    assert citations.note_cited(settings.markdown().convert("[@Vaswani2017] and [@vaswani2017]\n")) == ["vaswani2017"]
+    cited = citations.Cited()
+    assert cited.note(settings.markdown().convert("[@Vaswani2017] and [@vaswani2017]\n")) == ["vaswani2017"]
     loaded = citations.load(bib)
-    assert citations.cited_keys(loaded) == {"vaswani2017"}
-    assert citations.uncited(loaded) == [(1, "raschka2024"), (17, "bahdanau2014")]
-    citations.restart_record()
-    assert citations.cited_keys(loaded) == set()
+    assert cited.of(loaded) == {"vaswani2017"}
+    assert cited.uncited(loaded) == [(1, "raschka2024"), (17, "bahdanau2014")]
+    assert citations.Cited().of(loaded) == set()  # another build's record starts empty
 
 
 def test_notebook_cells_share_one_list_at_the_end(site):

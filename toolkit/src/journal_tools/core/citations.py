@@ -26,9 +26,9 @@ Errors name the file and line: an unknown key raises :class:`UnknownKey`
 (with "did you mean" from the keys the file has; the caller, the MkDocs plugin
 or the page test, adds the page and line with :meth:`CitationError.located`),
 a BibTeX file pybtex cannot read or format raises :class:`BibError` naming the
-``.bib`` file and line. The build notes the keys each page's HTML cites
-(:func:`note_cited`: a page whose render was reused cites them too), so it can
-list the entries nothing cites (:func:`uncited`).
+``.bib`` file and line. Each build notes the keys its pages' HTML cites in a
+:class:`Cited` of its own (a page whose render was reused cites them too), so
+it can list the entries nothing cites (:meth:`Cited.uncited`).
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ from pybtex.richtext import Text
 from journal_tools.core.mistake import Mistake
 
 __all__ = ["NAME", "NAMES", "listed_name", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "append_reference_list", "cited_keys", "list_items", "load", "makeExtension", "note_cited", "restart_record",
-           "uncited"]
+           "Cited", "append_reference_list", "list_items", "load", "makeExtension"]
 
 # As listed in mkdocs.yml's markdown_extensions: the entry point's name, or the module's dotted path.
 NAME = "journal_citations"
@@ -288,30 +287,26 @@ def _field_text(entry, name: str) -> str:
 
 # -- what this build cited ------------------------------------------------------------
 
-_CITED: set[str] = set()
+class Cited:
+    """The keys one build's pages cite (the journal plugin keeps one per build)."""
 
+    def __init__(self):
+        self.keys: set[str] = set()  # lower-cased, as BibTeX compares keys
 
-def restart_record() -> None:
-    """Forget the keys cited so far (the plugin calls this as each build starts)."""
-    _CITED.clear()
+    def note(self, page_html: str) -> list[str]:
+        """Record the keys ``page_html`` cites (every citation link carries ``data-cite``); return them in order."""
+        keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
+        self.keys.update(k.lower() for k in keys)
+        return keys
 
+    def of(self, bib: Bibliography) -> set[str]:
+        """The keys of ``bib`` cited so far, as the file spells them."""
+        return {key for key in bib.keys() if key.lower() in self.keys}
 
-def note_cited(page_html: str) -> list[str]:
-    """Record the keys ``page_html`` cites (every citation link carries ``data-cite``); return them in order."""
-    keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
-    _CITED.update(k.lower() for k in keys)
-    return keys
-
-
-def cited_keys(bib: Bibliography) -> set[str]:
-    """The keys of ``bib`` cited since the last :func:`restart_record`, as the file spells them."""
-    return {key for key in bib.keys() if key.lower() in _CITED}
-
-
-def uncited(bib: Bibliography) -> list[tuple[int | None, str]]:
-    """(line, key) of each entry of ``bib`` not cited since the last :func:`restart_record`, in file order."""
-    cited = cited_keys(bib)
-    return [(bib.line_of(key), key) for key in bib.keys() if key not in cited]
+    def uncited(self, bib: Bibliography) -> list[tuple[int | None, str]]:
+        """(line, key) of each entry of ``bib`` not cited so far, in file order."""
+        cited = self.of(bib)
+        return [(bib.line_of(key), key) for key in bib.keys() if key not in cited]
 
 
 # -- HTML ---------------------------------------------------------------------------

@@ -29,28 +29,19 @@ from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, I
 
 from journal_tools.core.mathml import DISPLAY_CLASS, tex_to_mathml
 
-__all__ = ["MathExtension", "display_attributes", "makeExtension", "restart_numbering"]
-
-# Display formulas are numbered per page (the plugin restarts the count at each
-# page; blog views render their excerpts after their own content, so their
-# numbers continue): a focusable region's name must be unique on its page.
-_numbers = itertools.count(1)
+__all__ = ["MathExtension", "display_attributes", "makeExtension"]
 
 
-def restart_numbering() -> None:
-    """Number the next page's display formulas from 1."""
-    global _numbers
-    _numbers = itertools.count(1)
-
-
-def display_attributes() -> dict[str, str]:
+def display_attributes(number: int) -> dict[str, str]:
     """Attributes of a display formula's wrapper.
 
     The box scrolls sideways when the formula is wider than the screen, so it
     must be reachable by keyboard (tabindex) and, being focusable, needs a
-    role and a name (axe: scrollable-region-focusable, landmark-unique).
+    role and a name (axe: scrollable-region-focusable, landmark-unique). Numbered per
+    conversion; a page made of several conversions (a blog view's excerpts, a notebook's
+    cells) is numbered again as a whole by the journal plugin (``mkdocs_plugin/a11y.py``).
     """
-    return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {next(_numbers)}"}
+    return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {number}"}
 
 
 class _InlineMath(InlineArithmatexPattern):
@@ -64,9 +55,13 @@ class _InlineMath(InlineArithmatexPattern):
 
 
 class _BlockMath(BlockArithmatexProcessor):
+    def __init__(self, pattern, config, md, numbers):
+        super().__init__(pattern, config, md)
+        self.numbers = numbers  # the extension's count of this conversion's display formulas
+
     def generic_output(self, parent, math):
         """A ``div.math-display`` holding the MathML of a display formula."""
-        el = etree.SubElement(parent, "div", display_attributes())
+        el = etree.SubElement(parent, "div", display_attributes(next(self.numbers.count)))
         el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True))
 
 
@@ -84,6 +79,8 @@ class MathExtension(ArithmatexExtension):
         """Register arithmatex's processors, then swap in the MathML ones at the same names."""
         self.setConfig("generic", True)
         super().extendMarkdown(md)
+        md.registerExtension(self)  # reset() with each md.reset(): formulas numbered per conversion
+        self.reset()
         config = self.getConfigs()
         if "arithmatex-inline" in md.inlinePatterns:
             pattern = md.inlinePatterns["arithmatex-inline"].compiled_re.pattern
@@ -92,7 +89,11 @@ class MathExtension(ArithmatexExtension):
             md.inlinePatterns.register(inline, "arithmatex-inline", 189.9)
         if "arithmatex-block" in md.parser.blockprocessors:
             pattern = md.parser.blockprocessors["arithmatex-block"].pattern.pattern
-            md.parser.blockprocessors.register(_BlockMath(pattern, config, md), "arithmatex-block", 79.9)
+            md.parser.blockprocessors.register(_BlockMath(pattern, config, md, self), "arithmatex-block", 79.9)
+
+    def reset(self):
+        """Number the next conversion's display formulas from 1."""
+        self.count = itertools.count(1)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Python-Markdown's name)

@@ -22,6 +22,19 @@ __all__ = ["label_notebook_outputs"]
 _TEXT_OUTPUT = re.compile(r'<div class="jp-RenderedText jp-OutputArea-output"(?P<attrs>[^>]*)>')
 
 
+# The name core/markdown_math.py gives each display formula's box (the attribute order varies:
+# mkdocs-jupyter writes a notebook's cells out again, attributes sorted).
+_FORMULA_LABEL = re.compile(r'(aria-label="Formula )\d+(")')
+
+
+def number_formulas(html: str) -> str:
+    """Number the display formulas of a whole page 1, 2, ... in page order: a page made of
+    several Markdown conversions (a blog view and its excerpts, a notebook's cells) would
+    otherwise name two regions "Formula 1" (axe: landmark-unique)."""
+    numbers = itertools.count(1)
+    return _FORMULA_LABEL.sub(lambda m: f"{m[1]}{next(numbers)}{m[2]}", html)
+
+
 def label_notebook_outputs(html: str) -> str:
     """Add ``role="region"`` and ``aria-label="Output N"`` (and tabindex, if
     missing) to every text output of a notebook page."""

@@ -47,7 +47,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.toc import TableOfContents
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
-from journal_tools.core import citations, figures, limits, markdown_math, validate, verified
+from journal_tools.core import citations, figures, limits, validate, verified
 from journal_tools.core.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.mistakes import Mistakes
@@ -202,7 +202,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_pre_build(self, *, config):
         """Start this build's record of the cited keys and of its render mistakes."""
-        citations.restart_record()
+        self.cited = citations.Cited()
         self.render_mistakes = Mistakes()
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
@@ -242,8 +242,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
     def on_pre_page(self, page, *, config, files):
-        """Make a failing formula or notebook cell name its file and line; number formulas from 1."""
-        markdown_math.restart_numbering()
+        """Make a failing formula or notebook cell name its file and line."""
         render = page.render
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
@@ -296,7 +295,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
-        citations.note_cited(html)  # the uncited list, on_post_build
+        self.cited.note(html)  # the uncited list, on_post_build
         if self.config.notebooks and notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
@@ -339,6 +338,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return self._final_html(output_content, template_name) if template_name.endswith(".html") else output_content
 
     def _final_html(self, html: str, where: str) -> str:
+        html = a11y.number_formulas(html)
         if self.config.math_font:
             self.math_codepoints |= fonts.math_codepoints(html)
             self.formula_glyphs.add(where, html)
@@ -371,7 +371,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             bib = citations.load(path)
         except citations.BibError as exc:
             raise PluginError(str(exc)) from None
-        for line, key in citations.uncited(bib):
+        for line, key in self.cited.uncited(bib):
             log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
 
 

@@ -1,0 +1,75 @@
+"""The journal plugin builds small sites in this process, one after another, from a
+configuration written as a dict (as mkdocstrings' tests do): nothing of one build
+(the keys it cited, its formula numbering, its mistakes) reaches the next, so a
+test needs no new process to get a clean build."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import yaml
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+BIB = """@book{raschka2024,
+  author = {Raschka, Sebastian},
+  title = {Build a Large Language Model (From Scratch)},
+  publisher = {Manning},
+  year = {2024},
+}
+
+@misc{vaswani2017,
+  author = {Vaswani, Ashish},
+  title = {Attention Is All You Need},
+  year = {2017},
+}
+"""
+
+
+@pytest.fixture
+def build_site(tmp_path, caplog):
+    """``build_site(name, pages)``: a small journal (the plugin, MathML, citations) built in this
+    process; returns its pages' HTML and the build's log lines."""
+
+    def make(name: str, pages: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+        root = tmp_path / name
+        (root / "docs").mkdir(parents=True)
+        for page, text in pages.items():
+            (root / "docs" / page).write_text(text, encoding="utf-8")
+        (root / "refs.bib").write_text(BIB, encoding="utf-8")
+        conf = {
+            "site_name": name, "theme": {"name": "material", "font": False},
+            "plugins": [{"journal": {"verified_badge": False, "downloads": False, "math_font": False,
+                                     "figures": False, "notebooks": False, "pin_build_date": False}}],
+            "markdown_extensions": ["journal_math", {"journal_citations": {"bibliography": "refs.bib"}}],
+        }
+        (root / "mkdocs.yml").write_text(yaml.safe_dump(conf), encoding="utf-8")
+        config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
+        caplog.clear()
+        config.plugins.on_startup(command="build", dirty=False)
+        try:
+            with caplog.at_level(logging.INFO):
+                build(config)
+        finally:
+            config.plugins.on_shutdown()
+        html = {p.relative_to(root / "site").as_posix(): p.read_text(encoding="utf-8") for p in (root / "site").rglob("*.html")}
+        return html, [r.getMessage() for r in caplog.records]
+
+    return make
+
+
+def test_two_builds_in_one_process_share_nothing(build_site):
+    cites = "# A\n\nAs [@raschka2024] shows:\n\n$$x^2$$\n\n$$y^2$$\n"
+    first, first_log = build_site("first", {"index.md": cites})
+    assert "raschka2024" in first["index.html"] and 'aria-label="Formula 2"' in first["index.html"]
+    assert [m for m in first_log if "cited by no page" in m] == ["refs.bib:8: entry 'vaswani2017' is cited by no page of this build"]
+
+    second, second_log = build_site("second", {"index.md": "# B\n\n$$z$$\n"})
+    assert 'aria-label="Formula 1"' in second["index.html"] and 'aria-label="Formula 2"' not in second["index.html"]
+    uncited = sorted(m for m in second_log if "cited by no page" in m)
+    assert uncited == ["refs.bib:1: entry 'raschka2024' is cited by no page of this build",
+                       "refs.bib:8: entry 'vaswani2017' is cited by no page of this build"], second_log
+
+    again, _ = build_site("again", {"index.md": cites})
+    assert again["index.html"] == first["index.html"].replace("first", "again")
