@@ -14,13 +14,15 @@ from pathlib import Path
 
 import yaml
 
-REPO = Path(__file__).resolve().parent.parent
+TOOLKIT = Path(__file__).resolve().parents[1]  # toolkit/: the package (src/), its suite, these benchmarks
+REPO = TOOLKIT.parent  # the journal's top folder: docs/, snippets/, mkdocs.yml, .venv
 PYTHON = sys.executable
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1", PYTHONDONTWRITEBYTECODE="1")
 
 # What a build and the page tests need. Copied, so the benchmark sees one
-# consistent tree while others edit the real one.
-_COPY = ["docs", "snippets", "journal_tools", "mkdocs.yml", "pyproject.toml"]
+# consistent tree while others edit the real one. The toolkit is not copied: it is
+# the package installed into .venv (editable, from toolkit/src), the one ``PYTHON`` imports.
+COPY = ["docs", "snippets", "mkdocs.yml", "pyproject.toml", "requirements.txt"]
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".ipynb_checkpoints")
 
 
@@ -35,7 +37,7 @@ def workdir() -> Path:
 def snapshot(dest: Path) -> Path:
     """Copy the project (and the installed math font) into ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
-    for name in _COPY:
+    for name in COPY:
         src = REPO / name
         if src.is_dir():
             shutil.copytree(src, dest / name, ignore=_IGNORE)
@@ -152,3 +154,8 @@ def median(xs: list[float]) -> float:
 
 def fmt_times(xs: list[float]) -> str:
     return "/".join(f"{x:.1f}" for x in xs)
+
+
+def mmm(xs: list[float], digits: int = 1) -> str:
+    """min / median / max of ``xs``."""
+    return " / ".join(f"{x:.{digits}f}" for x in (min(xs), median(xs), max(xs)))

@@ -4,7 +4,7 @@ The Python blocks of every page under docs/ (snippet includes expanded by
 journal_tools.pagetest, as the tests see them) are written as one script per
 page: a ``doctest: page`` page is its blocks top to bottom; otherwise the
 blocks follow each other, each after the same seeding the tests do. All the
-scripts run in one interpreter (benchmarks/script_runner.py), so both sides
+scripts run in one interpreter (script_runner.py), so both sides
 pay one interpreter start-up, one torch import. Compared with
 ``python -m pytest docs -p no:randomly -q`` in the same project copy.
 """
@@ -18,6 +18,7 @@ from benchmarks.profiling import profile_cmd
 from benchmarks.rows import Row
 
 GOAL = 1.2
+RUNNER = Path(__file__).with_name("script_runner.py")  # runs the page scripts in one interpreter
 # pytest is given docs/ with the notebooks left out (they are page tests too, but have no
 # script counterpart here: they would skew the ratio). Not the pages one by one: pytest 9
 # lists a folder's files again for every file argument in it, so 1,000 entries given by name
@@ -74,11 +75,11 @@ def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
 
 def measure(project: Path, out: Path, repeats: int) -> Row:
     scripts, blocks = write_scripts(project, out / "page-scripts")
-    runner = Path(__file__).with_name("script_runner.py")
+    runner = RUNNER
     failures: dict[str, list[str]] = {"pytest": [], "scripts": []}
     failures["pytest, FRESH=1"] = []
     common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"])  # fills the render-check cache
-    # Warm: the render checks of unchanged pages are remembered (journal_tools/core/render_record.py),
+    # Warm: the render checks of unchanged pages are remembered (core/render_record.py),
     # as after an edit of one entry; FRESH=1 (and CI) checks every page again, as a fresh clone does.
     times = common.interleaved(
         {

@@ -22,6 +22,16 @@ from benchmarks.rows import Row
 
 GOAL = 1.2
 PLUGIN = "mkdocs-jupyter"
+WORKER = Path(__file__).with_name("warm_worker.py")  # the warm rebuilds run in one interpreter there
+
+
+def configs(project: Path, config: dict) -> tuple[Path, Path, Path]:
+    """The three variants' config files: mkdocs.yml as is, no execution (its own cache folder), cache off."""
+    exec_cfg = common.write_config(project, "nb-exec", config)
+    noexec_cfg = common.write_config(project, "nb-noexec", common.with_plugin_options(
+        config, PLUGIN, execute=False, cache_dir=".cache/mkdocs-jupyter-noexec"))
+    forced_cfg = common.write_config(project, "nb-forced", common.with_plugin_options(config, PLUGIN, cache=False))
+    return exec_cfg, noexec_cfg, forced_cfg
 
 
 def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path | None]:
@@ -30,12 +40,9 @@ def measure(project: Path, out: Path, repeats: int) -> tuple[Row, Path | None]:
     name = "3. warm rebuild, notebook cache hit / not executed"
     if not common.has_plugin(config, PLUGIN):
         return Row(name, "n/a: no notebooks", f"<= {GOAL}x"), None
-    exec_cfg = common.write_config(project, "nb-exec", config)  # mkdocs.yml as is
-    noexec_cfg = common.write_config(project, "nb-noexec", common.with_plugin_options(
-        config, PLUGIN, execute=False, cache_dir=".cache/mkdocs-jupyter-noexec"))
-    forced_cfg = common.write_config(project, "nb-forced", common.with_plugin_options(config, PLUGIN, cache=False))
+    exec_cfg, noexec_cfg, forced_cfg = configs(project, config)
     sites = {"exec": out / "site-nb-exec", "noexec": out / "site-nb-noexec", "forced": out / "site-nb-forced"}
-    cmd = [common.PYTHON, str(Path(__file__).with_name("warm_worker.py")), str(repeats),
+    cmd = [common.PYTHON, str(WORKER), str(repeats),
            f"exec={exec_cfg}={sites['exec']}", f"noexec={noexec_cfg}={sites['noexec']}",
            f"forced={forced_cfg}={sites['forced']}"]
     proc = subprocess.run(cmd, cwd=project, env=common.ENV, capture_output=True, text=True)

@@ -1,9 +1,10 @@
 """1. Build time with the journal plugin and math extension versus the same pages on plain Material.
 
 Both variants drop the mkdocs-jupyter plugin (and the nav entry of the
-notebook, which is a page only with that plugin), so the journal plugin is the only
-difference. arithmatex stays in both. Cold builds: a fresh interpreter each,
-as `make build` runs them.
+notebook, which is a page only with that plugin). The plain one also drops the
+journal's two plugins (journal, journal-serve) and writes math with arithmatex
+instead of the journal's math extension, as a plain Material site would. Cold
+builds: a fresh interpreter each, as `make build` runs them.
 """
 
 from __future__ import annotations
@@ -15,17 +16,26 @@ from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
 
 GOAL = 1.10
+MATH_EXTENSIONS = ("journal_math", "journal_tools.core.markdown_math")
+
+
+def theme_dir() -> Path:
+    """The journal plugin's template folder, in the installed package (mkdocs_plugin/theme/)."""
+    from journal_tools import mkdocs_plugin
+
+    return Path(mkdocs_plugin.__file__).resolve().parent / "theme"
 
 
 def configs(project: Path) -> tuple[Path, Path]:
     base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
     journal = common.write_config(project, "journal", base)
-    plain = common.without_plugin(base, "journal")
+    plain = common.without_plugin(common.without_plugin(base, "journal"), "journal-serve")
     # The same templates (the home page's template lives in the plugin's theme
     # folder), found through custom_dir instead of the plugin.
-    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(project / "journal_tools" / "build" / "theme"))
+    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(theme_dir()))
     # Plain Material writes math as arithmatex's TeX for a script to render.
-    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e == "journal_tools.core.markdown_math" else e
+    # (mkdocs.yml names the extension by its entry point, journal_math, or by its module.)
+    plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e in MATH_EXTENSIONS else e
                                     for e in plain.get("markdown_extensions", [])]
     return journal, common.write_config(project, "plain", plain)
 

@@ -1,6 +1,6 @@
 """Runs page scripts one after another in this one interpreter (measurement 5).
 
-    python benchmarks/script_runner.py SCRIPT [SCRIPT ...]
+    python toolkit/benchmarks/script_runner.py SCRIPT [SCRIPT ...]
 
 Each script runs with ``__name__ == "__main__"`` in a fresh temporary working
 directory, its printout captured (as the page tests capture it).

@@ -1,6 +1,6 @@
 """Worker for measurement 3: warm rebuilds in one interpreter, as `mkdocs serve` does.
 
-    python benchmarks/warm_worker.py REPEATS NAME=CONFIG=SITE [NAME=CONFIG=SITE ...]
+    python toolkit/benchmarks/warm_worker.py REPEATS NAME=CONFIG=SITE [NAME=CONFIG=SITE ...]
 
 Run with the project copy as working directory. Each variant is built once
 to warm up (imports, caches), then the variants are rebuilt alternately;
