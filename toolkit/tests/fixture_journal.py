@@ -21,7 +21,7 @@ def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path
     for name in ("mkdocs.yml", "pyproject.toml"):
         shutil.copy2(FIXTURE / name, dst / name)
     shutil.copy2(src / "requirements.txt", dst / "requirements.txt")
-    for name in ("docs", "snippets"):
+    for name in ("docs", "snippets", "tests"):
         shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)
