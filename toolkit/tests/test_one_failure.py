@@ -292,7 +292,7 @@ def _downloads_run(tmp_path_factory, name: str, paths: tuple[str, ...], keyword:
     mistakes = [m for m in MISTAKES if m.name in IN_DOWNLOADS]
 
     def run(shared: Path) -> dict:
-        root = fixture_project(shared / "project")
+        root = fixture_project(shared / "project", tests=True)
         planted = plant_pages(root, mistakes)
         code, reports = run_in_process(root, (*paths, *(["-k", keyword] if keyword else [])), shared / "inner-tmp")
         return {"planted": planted, "exit_code": code, "reports": reports}
