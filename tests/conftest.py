@@ -3,7 +3,9 @@
 the markers by place come from journal_tools.testing.plugin (pyproject.toml's addopts).
 
 `docs_build`: the session's one `mkdocs build --strict` of a frozen copy of the
-project, docs/ included; it never fails by itself. Exactly one test reports on
+project, docs/ included, drafts too (the copy's blog builds them: a draft gets every
+check of the built site before it is published; `make build` still leaves it out);
+it never fails by itself. Exactly one test reports on
 it: tests/test_site_build.py::test_docs_build.
 
 `built`: that build, for the tests that look at the real built site (browser,
@@ -19,12 +21,12 @@ from __future__ import annotations
 import pytest
 
 from journal_tools.testing.page_check_reuse import summary as page_check_reuse_summary
-from journal_tools.testing.site import BUILD_TEST, Built, build_problem, copy_project, in_this_run, session_build
+from journal_tools.testing.site import BUILD_TEST, Built, build_problem, copy_project, in_this_run, session_build, with_drafts
 
 
 @pytest.fixture(scope="session")
 def docs_build(tmp_path_factory) -> Built:
-    return session_build(tmp_path_factory, "journal-build", copy_project)
+    return session_build(tmp_path_factory, "journal-build", lambda folder: with_drafts(copy_project(folder)))
 
 
 @pytest.fixture(scope="session")

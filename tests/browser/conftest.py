@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from journal_tools.testing.page_check_reuse import PageChecks
+from journal_tools.testing.source_lines import SourceLines
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -120,3 +121,9 @@ def visit(browser, server):
 def page_checks(request, built, server, browser) -> PageChecks:
     """The records of this test's passing page checks, reused while nothing a page loads changed."""
     return PageChecks(request, built.site, server.prefix, browser.version)
+
+
+@pytest.fixture(scope="session")
+def sources(built) -> SourceLines:
+    """The source ``file:line`` behind an element of a built page (journal_tools/testing/source_lines.py)."""
+    return SourceLines(built.project)

@@ -19,6 +19,8 @@ the offending nodes (CSS selector, HTML, axe's reason).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -36,14 +38,25 @@ def axe_violations(page) -> list[dict]:
     return [v for v in result.response["violations"] if v["impact"] in FAIL_IMPACTS or v["id"] in FAIL_RULES]
 
 
-def describe(violations: list[dict], where: str, max_nodes: int = 8) -> list[str]:
+def _node_text(html: str) -> str:
+    """The first words a node shows (its tags left out): what its source line holds."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())[:40]
+
+
+def describe(violations: list[dict], where: str, sources=None, site=None, rel: str = "", max_nodes: int = 8) -> list[str]:
+    """One line per violation, starting with the page's source ``file:line`` (of its first node's
+    text, else the page's first line), and one per offending node, each with its own source line."""
     lines = []
     for v in violations:
-        lines.append(f"{v['id']} ({v['impact']}) on {where}: {v['help']} [{len(v['nodes'])} nodes]")
+        first = v["nodes"][0]["html"] if v["nodes"] else ""
+        at = f"{sources.text(site, rel, _node_text(first))}: " if sources is not None else ""
+        lines.append(f"{at}{v['id']} ({v['impact']}) on {where}: {v['help']} [{len(v['nodes'])} nodes]; "
+                     "mend the page's text or markup at that line (or the site's theme, when no line of the page holds it)")
         for node in v["nodes"][:max_nodes]:
             reasons = [c["message"] for c in node.get("any", []) + node.get("all", []) + node.get("none", [])]
             html = " ".join(node["html"].split())[:160]
-            lines.append(f"    {' '.join(node['target'])}: {html}")
+            own = f" ({sources.text(site, rel, _node_text(node['html']))})" if sources is not None else ""
+            lines.append(f"    {' '.join(node['target'])}{own}: {html}")
             if reasons:
                 lines.append(f"      - {reasons[0][:200]}")
         if len(v["nodes"]) > max_nodes:
@@ -52,7 +65,7 @@ def describe(violations: list[dict], where: str, max_nodes: int = 8) -> list[str
 
 
 @pytest.mark.parametrize("scheme", sorted(SCHEMES))
-def test_every_page_passes_axe(built, server, visit, page_checks, scheme):
+def test_every_page_passes_axe(built, server, visit, page_checks, sources, scheme):
     width = WIDTH
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
@@ -74,7 +87,7 @@ def test_every_page_passes_axe(built, server, visit, page_checks, scheme):
         found = axe_violations(v.page)
         for violation in found:
             counts[violation["id"]] = counts.get(violation["id"], 0) + len(violation["nodes"])
-        problems += describe(found, f"{rel} ({scheme}, {width}px)")
+        problems += describe(found, f"{rel} ({scheme}, {width}px)", sources, built.site, rel)
         if not found:
             page_checks.passed(rel, v.fetched)
     print(f"\naxe on {len(pages)} pages, {scheme}, {width}px{page_checks.note()}")

@@ -75,8 +75,15 @@ ISOLATE = """
   });
   return boxes.map((box, i) => {
     const r = box.getBoundingClientRect();
+    const display = maths[i].closest('.math-display');
+    const block = maths[i].closest('p, li, td, div') || maths[i].parentElement;
+    const range = document.createRange();
+    range.setStart(block, 0);
+    range.setEndBefore(maths[i]);
     return {x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height,
-            text: maths[i].textContent.replace(/\\s+/g, ' ').trim().slice(0, 70)};
+            text: maths[i].textContent.replace(/\\s+/g, ' ').trim().slice(0, 70),
+            label: display ? display.getAttribute('aria-label') || '' : '',
+            before: range.toString().replace(/\\s+/g, ' ').trim().split(' ').slice(-3).join(' ')};
   });
 }
 """
@@ -151,7 +158,7 @@ def _differs(served: Image.Image, full: Image.Image) -> str | None:
     return None if bbox is None else f"pixels differ in {bbox} (x0, y0, x1, y1 within the formula)"
 
 
-def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page_checks):
+def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page_checks, sources):
     width = WIDTH
     full_font = _full_font_bytes(built.project)
     assert full_font, f"no installed math font under {fonts.package_dir(built.project)}: nothing to compare with"
@@ -185,7 +192,10 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page
                 stem = f"{rel.replace('/', '_').removesuffix('.html')}-{i}"
                 a.save(out / f"{stem}-served.png")
                 b.save(out / f"{stem}-whole.png")
-                problems.append(f"{rel}: formula {i} ({box['text']!r}): {why}")
+                where = (sources.display_formula(built.site, rel, box["label"]) if box["label"]
+                         else sources.text(built.site, rel, box["before"]))
+                problems.append(f"{where}: the formula {box['text']!r} draws glyphs the served math font lacks ({why}; "
+                                f"on {rel}): the font subset misses them (journal_tools/mkdocs_plugin/formula_glyphs.py)")
         if len(problems) == before:
             page_checks.passed(rel, loaded_served.get(rel, []) + loaded_whole.get(rel, []), {"formulas": len(served[rel])})
     print(f"\n{count} formulas on {len(pages)} pages at {width} px drawn with the served and the whole font"

@@ -34,9 +34,15 @@ MARK_OVERFLOWING = """
   const boxes = [...document.querySelectorAll(selector)].filter((el) =>
     el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !el.closest('details:not([open])'));
   boxes.forEach((el, i) => el.setAttribute('data-journal-test-box', String(i)));
-  return boxes.map((el) => el.tagName.toLowerCase() + '.' + (el.className || el.parentElement.className));
+  return boxes.map((el) => ({
+    kind: el.matches('.math-display') ? 'formula' : el.matches('pre > code') ? 'code' : 'output',
+    label: el.getAttribute('aria-label') || '', text: el.textContent}));
 }
 """
+
+WHAT = {"formula": "display formula", "code": "code block", "output": "notebook output"}
+FIX = {"formula": "split the formula (aligned lines, or a shorter form)", "code": "shorten or wrap the line",
+       "output": "print less per line"}
 
 # Only the box's background is left to paint: text, math and anything laid
 # over the box (Material's copy button) become transparent or hidden.
@@ -67,33 +73,54 @@ def edge_contrast(png: bytes) -> tuple[float, float]:
     return abs(mean(1, 5) - middle), abs(mean(w - 5, w - 1) - middle)
 
 
-def _scroll_problems(page, rel: str) -> tuple[list[str], int, int]:
-    """(problems, boxes that scroll sideways, boxes checked on the pixels) of the loaded page ``rel``."""
+def box_source(sources, site, rel: str, box: dict) -> str:
+    """The source ``file:line`` of an overflowing box: its fence, its formula, its page."""
+    if box["kind"] == "code":
+        return sources.code(site, rel, box["text"])
+    if box["kind"] == "formula":
+        return sources.display_formula(site, rel, box["label"])
+    return sources.text(site, rel, "")
+
+
+def shadow_problem(where: str, rel: str, box: dict, at: str, edges: str) -> str:
+    """One box without the scroll shadow it needs: the source line first, then what to do."""
+    what = WHAT[box["kind"]]
+    return (f"{where}: the {what}'s line is wider than a {WIDTH} px phone screen and shows no scroll shadow "
+            f"{at} ({edges}; on {rel}): {FIX[box['kind']]} so it fits {WIDTH} px, or, if every wide box "
+            "lacks it, mend the scroll shadow of the site's stylesheet (journal_tools/mkdocs_plugin/assets/)")
+
+
+def _scroll_problems(page, rel: str, locate) -> tuple[list[str], int, int]:
+    """(problems, boxes that scroll sideways, boxes checked on the pixels) of the loaded page ``rel``;
+    ``locate(box)`` gives a box's source ``file:line``."""
     problems = []
     sw, cw = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     if sw > cw:
-        problems.append(f"{rel}: the page scrolls sideways at {WIDTH}px ({sw} > {cw})")
+        problems.append(f"{locate(None)}: the page scrolls sideways at {WIDTH}px ({sw} > {cw}, on {rel}): "
+                        "something on it is wider than a phone and does not scroll in a box of its own")
     boxes = page.evaluate(MARK_OVERFLOWING, SCROLL_BOXES)
-    for i, kind in enumerate(boxes[:PER_PAGE]):
+    for i, found in enumerate(boxes[:PER_PAGE]):
         box = page.locator(f"[data-journal-test-box='{i}']")
         box.scroll_into_view_if_needed()
         box.evaluate(BACKGROUND_ONLY)
         box.evaluate("(el) => { el.scrollLeft = 0; }")
         left, right = edge_contrast(box.screenshot())
         if not (right >= SHADOW and left <= PLAIN):
-            problems.append(f"{rel}: {kind} #{i} at scroll start: right edge {right:.0f} (want >= {SHADOW}), "
-                            f"left edge {left:.0f} (want <= {PLAIN}) grey levels from the middle")
+            problems.append(shadow_problem(locate(found), rel, found, "at its right edge before scrolling",
+                                           f"right edge {right:.0f} grey levels from the middle, want >= {SHADOW}; "
+                                           f"left edge {left:.0f}, want <= {PLAIN}"))
         box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
         left, right = edge_contrast(box.screenshot())
         if not (left >= SHADOW and right <= PLAIN):
-            problems.append(f"{rel}: {kind} #{i} at scroll end: left edge {left:.0f} (want >= {SHADOW}), "
-                            f"right edge {right:.0f} (want <= {PLAIN}) grey levels from the middle")
+            problems.append(shadow_problem(locate(found), rel, found, "at its left edge once scrolled to the end",
+                                           f"left edge {left:.0f} grey levels from the middle, want >= {SHADOW}; "
+                                           f"right edge {right:.0f}, want <= {PLAIN}"))
     return problems, len(boxes), min(len(boxes), PER_PAGE)
 
 
 @pytest.mark.parametrize("scheme", sorted(axe_check.SCHEMES))
 def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_scroll(built, server, visit,
-                                                                                     page_checks, scheme):
+                                                                                     page_checks, sources, scheme):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()
              if "screenshots" not in p.relative_to(built.site).parts]
     assert "index.html" in pages
@@ -119,10 +146,11 @@ def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_sc
         found = axe_check.axe_violations(v.page)  # before the scroll check changes the page
         for violation in found:
             axe_counts[violation["id"]] = axe_counts.get(violation["id"], 0) + len(violation["nodes"])
-        scroll, page_overflowing, page_checked = _scroll_problems(v.page, rel)
+        scroll, page_overflowing, page_checked = _scroll_problems(
+            v.page, rel, lambda box, rel=rel: box_source(sources, built.site, rel, box) if box else sources.text(built.site, rel, ""))
         overflowing += page_overflowing
         checked += page_checked
-        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)") + scroll
+        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)", sources, built.site, rel) + scroll
         if not found and not scroll:
             page_checks.passed(rel, v.fetched, {"overflowing": page_overflowing, "checked": page_checked})
     print(f"\naxe and scrolling on {len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")

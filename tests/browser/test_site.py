@@ -15,6 +15,7 @@ import shutil
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from mkdocs.utils import meta as mkdocs_meta
@@ -28,13 +29,23 @@ async () => {
     return id ? '#' + id.id : el.tagName.toLowerCase();
   };
   const hidden = (el) => el.closest('details:not([open])') !== null;
+  // The last words before an element in its paragraph: what its source line holds too.
+  const before = (el) => {
+    const block = el.closest('p, li, td, h1, h2, h3, h4, figure, div') || el.parentElement;
+    const range = document.createRange();
+    range.setStart(block, 0);
+    range.setEndBefore(el);
+    return range.toString().replace(/\s+/g, ' ').trim().split(' ').slice(-3).join(' ');
+  };
   // math: rendered with a size
   document.querySelectorAll('math').forEach((m, i) => {
     if (hidden(m)) return;
     const r = m.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0)) {
-      problems.push(`<math> #${i} near ${where(m)} has no size (${r.width}x${r.height}): ` +
-                    m.textContent.slice(0, 60));
+      const display = m.closest('.math-display');
+      problems.push({formula: display ? display.getAttribute('aria-label') || '' : null, text: before(m),
+                     says: `the formula ${JSON.stringify(m.textContent.slice(0, 60))} near ${where(m)} has no size ` +
+                           `(${r.width}x${r.height}): check its TeX converts as you meant (make check PAGE=...)`});
     }
   });
   // raw TeX in the text a reader sees (code, scripts and math left out)
@@ -55,8 +66,10 @@ async () => {
     if (m) {
       const t = n.textContent;
       const at = t.indexOf(m[0]);
-      problems.push(`raw TeX ${JSON.stringify(m[0])} near ${where(n.parentElement)}: ` +
-                    JSON.stringify(t.slice(Math.max(0, at - 30), at + 40)));
+      problems.push({text: t.slice(at, at + 30).split('\n')[0],
+                     says: `raw TeX ${JSON.stringify(m[0])} near ${where(n.parentElement)} is shown as text: ` +
+                           JSON.stringify(t.slice(Math.max(0, at - 30), at + 40)) +
+                           ': close the formula, or escape the characters that open one'});
     }
   }
   // images: loaded (lazy ones are made eager first)
@@ -65,7 +78,9 @@ async () => {
   await Promise.all(imgs.map((img) => img.decode().catch(() => null)));
   imgs.forEach((img) => {
     if (!(img.complete && img.naturalWidth > 0)) {
-      problems.push(`<img src=${JSON.stringify(img.getAttribute('src').slice(0, 80))}> not loaded`);
+      const src = img.getAttribute('src');
+      problems.push({text: src.split('/').pop().slice(0, 80),
+                     says: `the image ${JSON.stringify(src.slice(0, 80))} did not load: check its path and that the file is under docs/`});
     }
   });
   // figures: inline SVGs with a size
@@ -74,7 +89,9 @@ async () => {
     if (hidden(svg)) return;
     const r = svg.getBoundingClientRect();
     if (!(r.width > 0 && r.height > 0)) {
-      problems.push(`figure <svg> #${i} near ${where(svg)} has no size (${r.width}x${r.height})`);
+      problems.push({text: 'journal:figure',
+                     says: `the figure near ${where(svg)} has no size (${r.width}x${r.height}): ` +
+                           'its function must return an SVG with a width and height (or a viewBox)'});
     }
   });
   return {problems, maths: document.querySelectorAll('math').length, imgs: imgs.length, svgs: svgs.length};
@@ -93,7 +110,16 @@ def screenshot_name(rel: str) -> str | None:
     return None
 
 
-def test_every_page_in_the_browser(built, server, visit, page_checks):
+def located(sources, site, rel: str, problem: dict) -> str:
+    """A problem CHECK_PAGE found, with the source ``file:line`` first."""
+    if problem.get("formula"):
+        where = sources.display_formula(site, rel, problem["formula"])
+    else:
+        where = sources.text(site, rel, problem.get("text", ""))
+    return f"{where}: {problem['says']} (on {rel})"
+
+
+def test_every_page_in_the_browser(built, server, visit, page_checks, sources):
     pages = [p.relative_to(built.site).as_posix() for p in built.html_pages()]
     assert "index.html" in pages
     shots = built.site / "screenshots"
@@ -126,15 +152,17 @@ def test_every_page_in_the_browser(built, server, visit, page_checks):
         for key in totals:
             totals[key] += result[key]
         counts = {key: result[key] for key in totals}
-        problems += [f"{rel}: {p}" for p in result["problems"]]
+        problems += [located(sources, built.site, rel, p) for p in result["problems"]]
         if name:  # shot while the page's late requests run (the wait below is at least 500 ms of quiet)
             v.page.screenshot(path=str(shots / name), full_page=True)
             taken.append(name)
         v.page.wait_for_load_state("networkidle")
-        problems += [f"{rel}: {e}" for e in v.console_errors]
+        page_line = sources.text(built.site, rel, "")
+        problems += [f"{page_line}: {e} (on {rel}): a script of the page or the site's theme failed" for e in v.console_errors]
         # (Material caches what it fetches per browser session: a request made
         # once for the whole site shows up on the first page loaded.)
-        problems += [f"{rel}: request to another host (aborted): {u}" for u in v.outside]
+        problems += [f"{sources.text(built.site, rel, urlsplit(u).netloc)}: request to another host (aborted): {u} "
+                     f"(on {rel}): the site must work offline; serve the file from docs/ instead" for u in v.outside]
         if len(problems) == before:
             page_checks.passed(rel, v.fetched, counts)
             if name:

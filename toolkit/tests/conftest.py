@@ -15,6 +15,9 @@ from journal_tools.testing.site import Built, session_build
 
 from fixture_journal import fixture_project
 
+# The fixture journal's own tests (fixtures/journal/tests/) run in copies of it, never in this suite.
+collect_ignore = ["fixtures"]
+
 
 @pytest.fixture(scope="session")
 def fixture_build(tmp_path_factory) -> Built:

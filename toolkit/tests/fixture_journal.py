@@ -12,16 +12,17 @@ from journal_tools.testing.site import _IGNORE, CACHE_STORE, FONTS, ROOT, seed_c
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal"
 
 
-def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
+def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True, tests: bool = False) -> Path:
     """The fixture journal in ``dst`` (created), built as a journal builds its site; the pins
     (requirements.txt) and the math font come from ``src``, the checkout the suite runs in.
 
-    ``caches=False``: without the stored build caches, for tests of the caches themselves."""
+    ``caches=False``: without the stored build caches, for tests of the caches themselves.
+    ``tests=True``: with its checks of the built site (fixtures/journal/tests/), for a run of them."""
     dst.mkdir(parents=True, exist_ok=True)
     for name in ("mkdocs.yml", "pyproject.toml"):
         shutil.copy2(FIXTURE / name, dst / name)
     shutil.copy2(src / "requirements.txt", dst / "requirements.txt")
-    for name in ("docs", "snippets"):
+    for name in ("docs", "snippets", *(["tests"] if tests else [])):
         shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
     if (src / FONTS).is_dir():
         shutil.copytree(src / FONTS, dst / FONTS)

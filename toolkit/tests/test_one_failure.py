@@ -22,6 +22,14 @@ docs`` in the copy: every page doc-test) runs them all, once per test session
 A mistake that only the build reports (a broken link) or that breaks a file
 every page reads (the BibTeX file) cannot share the copy: those are in
 toolkit/tests/test_bad_inputs.py.
+
+The mistakes the build lets through (an output, a matrix number, a block that
+raises) are planted once more, in a second copy that builds, and run with the
+fixture journal's own downloads check (fixtures/journal/tests/test_downloads.py,
+journal_tools.testing.downloads): ``pytest docs tests`` (fixture `with_downloads`)
+must still give one failure per mistake, the page's own, the downloads test
+skipping and naming it; ``pytest tests`` alone (fixture `downloads_alone`, no page
+test in the run) must fail each mistake's downloads test with the page's own first line.
 """
 
 from __future__ import annotations
@@ -152,20 +160,25 @@ MISTAKES = [
 
 
 
-def plant_pages(root: Path) -> dict[str, str]:
+# The mistakes a build does not stop at: each is a published entry whose downloads run too.
+IN_DOWNLOADS = ("block that raises", "wrong expected output", "wrong matrix digit", "NameError with a suggestion")
+DOWNLOADS_TEST = "tests/test_downloads.py::test_downloads_print_what_the_page_shows"
+
+
+def plant_pages(root: Path, mistakes: list[Mistake] = MISTAKES) -> dict[str, str]:
     """The correct pages, and one page per mistake; {mistake name: its planted text}."""
     settings = mkdocs_config.load(root / "mkdocs.yml")
     category = settings.blog.categories_allowed[0] if settings.blog and settings.blog.categories_allowed else "Notes"
     correct = {ENTRY: ENTRY_TEXT.format(category=category), NOTEBOOK: NOTEBOOK_TEXT}
     pages = {CORRECT[ENTRY]: correct[ENTRY], CORRECT[NOTEBOOK]: correct[NOTEBOOK], **FILES}
     planted = {}
-    for mistake in MISTAKES:
+    for mistake in mistakes:
         assert mistake.old in correct[mistake.path], f"{mistake.old!r} not in the correct {mistake.path}"
         planted[mistake.name] = pages[mistake.page] = correct[mistake.path].replace(mistake.old, mistake.new, 1)
     for rel, text in pages.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    notebooks = [CORRECT[NOTEBOOK], *(m.page for m in MISTAKES if m.path == NOTEBOOK)]
+    notebooks = [CORRECT[NOTEBOOK], *(m.page for m in mistakes if m.path == NOTEBOOK)]
     assert all(settings.is_notebook(root / nb) for nb in notebooks), f"{notebooks}: not all among mkdocs-jupyter's include patterns"
     assert settings.bibliography == (root / BIB).resolve(), f"{BIB} is not the bibliography of mkdocs.yml"
     with (root / BIB).open("a", encoding="utf-8") as bib:
@@ -188,21 +201,34 @@ class Reports:
             self.seen.append({"id": report.nodeid, "when": "collect", "outcome": "error", "first": report.longreprtext[:2000]})
 
 
-def run_in_process(root: Path) -> tuple[int, list[dict]]:
-    """``pytest docs`` in ``root``, in this process (no new interpreter, no second import of PyTorch).
+def run_in_process(root: Path, paths: tuple[str, ...] = ("docs",), basetemp: Path | None = None) -> tuple[int, list[dict]]:
+    """``pytest docs`` (or ``paths``) in ``root``, in this process (no new interpreter, no second import of PyTorch).
 
     pytester would do this, but its fixture is per test: here one run serves every
     mistake's test. What the inner session changes in this process (the working
-    folder, sys.path: its pythonpath setting) is put back, as pytester does."""
-    cwd, path = os.getcwd(), list(sys.path)
+    folder, sys.path: its pythonpath setting, the modules of its own conftest and
+    test files, FRESH) is put back, as pytester does. ``basetemp``: the inner
+    session's temporary folder (never pytest's numbered ones, which it would prune)."""
+    cwd, path, fresh = os.getcwd(), list(sys.path), os.environ.get("FRESH")
+    # The inner conftest.py and test modules are imported under these names; this session's own are kept aside.
+    aside = {name: sys.modules.pop(name) for name in ("conftest", "test_downloads") if name in sys.modules}
     reports = Reports()
     os.chdir(root)
+    os.environ["FRESH"] = "1"  # no check reused from records of other runs
     try:
-        code = pytest.main(["docs", "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no",
+        code = pytest.main([*paths, "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", "--color=no",
+                            *(["--basetemp", str(basetemp)] if basetemp else []),
                             "--rootdir", str(root), "-c", str(root / "pyproject.toml")], plugins=[reports])
     finally:
         os.chdir(cwd)
         sys.path[:] = path
+        if fresh is None:
+            os.environ.pop("FRESH", None)
+        else:
+            os.environ["FRESH"] = fresh
+        for name in ("conftest", "test_downloads"):
+            sys.modules.pop(name, None)
+        sys.modules.update(aside)
     return int(code), reports.seen
 
 
@@ -256,3 +282,76 @@ def test_one_mistake_is_one_failure(catalogue, mistake):
     assert report["first"].startswith(where), f"{report['id']}: the report starts {report['first']!r}, not with {where!r}"
     for needle in mistake.says:
         assert needle in report["first"], f"{needle!r} not on the first line: {report['first']!r}"
+
+
+# ---------------------------------------------------------------------------
+# The same mistakes with the downloads check in the run: still one failure each
+
+
+def _downloads_run(tmp_path_factory, name: str, paths: tuple[str, ...], keyword: str | None = None) -> Catalogue:
+    mistakes = [m for m in MISTAKES if m.name in IN_DOWNLOADS]
+
+    def run(shared: Path) -> dict:
+        root = fixture_project(shared / "project", tests=True)
+        planted = plant_pages(root, mistakes)
+        code, reports = run_in_process(root, (*paths, *(["-k", keyword] if keyword else [])), shared / "inner-tmp")
+        return {"planted": planted, "exit_code": code, "reports": reports}
+
+    shared, record = once_per_session(tmp_path_factory, name, run)
+    return Catalogue(shared / "project", record["planted"], record["exit_code"], record["reports"])
+
+
+def _entry(mistake: Mistake) -> str:
+    return Path(mistake.page).name
+
+
+@pytest.fixture(scope="session")
+def with_downloads(tmp_path_factory) -> Catalogue:
+    """The build-passing mistakes, their page tests and every entry's downloads test in one session."""
+    return _downloads_run(tmp_path_factory, "one-failure-downloads", ("docs", "tests"))
+
+
+@pytest.fixture(scope="session")
+def downloads_alone(tmp_path_factory) -> Catalogue:
+    """The same pages, only the mistakes' downloads tests: no page test in the run."""
+    keyword = " or ".join(_entry(m)[:-3] for m in MISTAKES if m.name in IN_DOWNLOADS)
+    return _downloads_run(tmp_path_factory, "one-failure-downloads-alone", ("tests",), keyword)
+
+
+def _downloads_reports(catalogue: Catalogue, entry: str) -> list[dict]:
+    """The reports of entry ``entry``'s downloads test: its call, and a setup or teardown that did not pass."""
+    return [r for r in catalogue.reports
+            if r["id"] == f"{DOWNLOADS_TEST}[{entry}]" and (r["when"] == "call" or r["outcome"] != "passed")]
+
+
+def test_the_planted_entries_downloads_pass_as_written(with_downloads):
+    """The baseline: the correct entries' downloads tests ran and passed, nothing outside the mistakes failed."""
+    for entry in (Path(CORRECT[ENTRY]).name, "2025-07-27-fixture-entry.md"):
+        ran = _downloads_reports(with_downloads, entry)
+        assert [r["outcome"] for r in ran] == ["passed"], f"{entry}: {ran}"
+    pages = {m.page for m in MISTAKES if m.name in IN_DOWNLOADS}
+    stray = [f"{r['id']} ({r['when']}): {r['first']}" for r in with_downloads.failures()
+             if r["id"].split("::", 1)[0] not in pages]
+    assert not stray, "failed without a planted mistake:\n" + "\n".join(stray)
+
+
+@pytest.mark.parametrize("mistake", [m for m in MISTAKES if m.name in IN_DOWNLOADS], ids=lambda m: m.name.replace(" ", "-"))
+def test_one_mistake_is_one_failure_with_the_downloads_check(with_downloads, mistake):
+    failed = with_downloads.failures(mistake.page) + [r for r in _downloads_reports(with_downloads, _entry(mistake))
+                                                      if r["outcome"] == "failed"]
+    print(f"\n[{mistake.name}] " + "\n  ".join(f"{r['id']}: {r['first']}" for r in failed))
+    assert len(failed) == 1, f"{len(failed)} failed tests for one mistake ({mistake.name}): {failed}"
+    (report,) = failed
+    where = f"{mistake.page}:{mistake.expected_line(with_downloads.planted[mistake.name])}: "
+    assert report["first"].startswith(where), f"{report['id']}: the report starts {report['first']!r}, not with {where!r}"
+    skipped = [r for r in _downloads_reports(with_downloads, _entry(mistake)) if r["outcome"] == "skipped"]
+    assert len(skipped) == 1, f"the downloads test of {_entry(mistake)} did not skip: {_downloads_reports(with_downloads, _entry(mistake))}"
+
+
+@pytest.mark.parametrize("mistake", [m for m in MISTAKES if m.name in IN_DOWNLOADS], ids=lambda m: m.name.replace(" ", "-"))
+def test_without_the_page_test_the_downloads_test_fails_with_its_first_line(downloads_alone, mistake):
+    failed = [r for r in _downloads_reports(downloads_alone, _entry(mistake)) if r["outcome"] == "failed"]
+    print(f"\n[{mistake.name}] " + "\n  ".join(f"{r['id']}: {r['first']}" for r in failed))
+    assert len(failed) == 1, f"{mistake.name}: the downloads test alone did not fail once: {downloads_alone.reports}"
+    where = f"{mistake.page}:{mistake.expected_line(downloads_alone.planted[mistake.name])}: "
+    assert failed[0]["first"].startswith(where), f"the report starts {failed[0]['first']!r}, not with {where!r}"

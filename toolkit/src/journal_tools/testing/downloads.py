@@ -12,18 +12,28 @@ toolkit/tests/unit/test_download_files.py use this).
 The comparison is the page tests' own (``core.outputs.check_output`` and
 ``check_math``). A failure names the download's file and line (the checked-output
 comment, or the notebook cell's line in the .ipynb) and the page's file:line.
+
+:func:`check_downloads` is a journal's whole test of one entry's downloads (tests/test_downloads.py
+calls it, as the fixture journal's does). One mistake on the page is one failure: when the first
+block the downloads go wrong at fails its own page test, re-asked here in-process with the page
+tests' own code (:func:`failing_page_test`: the page parsed, that test's steps run in a worker as
+journal_tools.pagetest runs them), the download test skips naming that test; it fails with that
+test's first line when that test is not in this run (``pytest tests/test_downloads.py``). Nothing
+is shared between test processes, so this holds under pytest-xdist in any order.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from journal_tools.core.outputs import OutputMismatch, check_math, check_output, update_hint
-from journal_tools.core.parse import Page
+from journal_tools.core.parse import Page, Step, parse_page
 from journal_tools.mkdocs_plugin.downloads import Download, Placed
 
 RUNNER = r'''
@@ -102,7 +112,9 @@ def notebook_problems(notebook: Path, download: Download, page: Page, timeout: f
             failed = next((c for c in nb.cells if c.cell_type == "code" and any(
                 o.get("output_type") == "error" for o in c.get("outputs", []))), None)
             where = _cell_line(text_lines, failed.id) if failed is not None else 1
-            problems.append(f"{shown}:{where}: cell {failed.id if failed is not None else '?'} raised:\n{exc}")
+            block = next((p for p in download.placed if failed is not None and failed.id in p.cells), None)
+            at = f" (the block at {page.path}:{block.step.origin.line})" if block is not None else ""
+            problems.append(f"{shown}:{where}: cell {failed.id if failed is not None else '?'} raised{at}:\n{exc}")
     printed_by_cell = {c.id: "".join(o.get("text", "") for o in c.get("outputs", [])
                                      if o.get("output_type") == "stream" and o.get("name") == "stdout")
                        for c in nb.cells if c.cell_type == "code"}
@@ -138,3 +150,119 @@ def _cell_line(text_lines: list[str], cell_id: str) -> int:
     """The .ipynb line of the cell's ``"id"``: where an editor shows the cell in the file."""
     needle = f'"id": "{cell_id}"'
     return next((n for n, line in enumerate(text_lines, 1) if needle in line), 1)
+
+
+# ---------------------------------------------------------------------------
+# A journal's test of one entry's downloads, and the page test that reports its failure
+
+
+def entries(root: Path) -> list[str]:
+    """Every entry of the journal at ``root`` (file names in docs/blog/posts/), drafts included:
+    the test build builds them (journal_tools.testing.site.with_drafts), so a draft's downloads
+    are checked before it is published."""
+    return sorted(p.name for p in (root / "docs" / "blog" / "posts").glob("*.md"))
+
+
+def made_for(built, name: str) -> tuple[Download, Page]:
+    """The downloads ``downloads.make`` gives for entry ``name`` of the session build, and its page."""
+    from journal_tools.compat import mkdocs_config
+    from journal_tools.mkdocs_plugin import downloads
+
+    settings = mkdocs_config.load(built.project / "mkdocs.yml")
+    src = built.project / "docs" / "blog" / "posts" / name
+    return downloads.make(src, settings), parse_page(src, settings)
+
+
+def _read_by_the_check(built, name: str) -> list[str]:
+    """What the comparison reads besides the downloads, relative to the build's folder: the
+    sources the downloads and the page's steps are made from (the entry, every snippet, the
+    settings, the pins). The toolkit's code that makes and compares them is in the key."""
+    folder = built.site.parent
+    return [f"project/docs/blog/posts/{name}", "project/mkdocs.yml", "project/requirements.txt",
+            *sorted(p.relative_to(folder).as_posix() for p in (built.project / "snippets").rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts)]
+
+
+def check_downloads(built, request, name: str) -> None:
+    """Entry ``name``'s script and notebook, as the session build serves them, print every checked
+    output of the page: one test for both files (a wrong output is one failure, not one per file).
+    Reused while the downloads and all they are compared with are unchanged since it passed
+    (journal_tools/testing/page_check_reuse.py). A failure caused by the page's own test is a skip
+    naming that test, or, when that test is not in this run, a failure with its first line."""
+    import pytest
+
+    from journal_tools.testing.page_check_reuse import PageChecks
+    from journal_tools.testing.site import TOOLKIT, in_this_run, tree_digest
+
+    checks = PageChecks(request, built.site.parent)
+    checks.key_also(tree_digest(TOOLKIT).encode())  # the toolkit: the downloads' maker, runner and comparison
+    script, notebook = f"site/downloads/{name[:-3]}.py", f"site/downloads/{name[:-3]}.ipynb"
+    if checks.reused(script) is not None:
+        print(f"\n{name}: downloads{checks.note()}")
+        return
+    made, page = made_for(built, name)
+    stem = built.site / "downloads" / name[:-3]
+    # The script's own process runs while the notebook's kernel does: each is still a fresh one.
+    with ThreadPoolExecutor(1) as pool:
+        script_run = pool.submit(script_problems, stem.with_suffix(".py"), made, page)
+        notebook_run = notebook_problems(stem.with_suffix(".ipynb"), made, page)
+    problems = script_run.result() + notebook_run
+    if problems:
+        cause = failing_page_test(problems, page, built.project)
+        if cause is not None and in_this_run(request.session, cause[0]):
+            pytest.skip(f"{cause[0]} fails: the page's own test reports it ({cause[1]})")
+        if cause is not None:
+            pytest.fail(f"{cause[1]}\n(the downloads fail because the page's own test does; {cause[0]}, which "
+                        "reports it, is not in this run)\n\n" + "\n".join(problems), pytrace=False)
+        pytest.fail("\n".join(problems), pytrace=False)
+    checks.passed(script, [notebook, *_read_by_the_check(built, name)])
+
+
+def first_failing_block(problems: list[str], page: Page) -> Step | None:
+    """The page's block where the downloads first go wrong: the earliest page line the problems
+    name (an output the block checks, or the block that raised), and the block it belongs to. What
+    follows it in a download runs after it (a script stops at the first error), so it is no new cause."""
+    named = [int(m[1]) for p in problems for m in re.finditer(re.escape(page.path) + r":(\d+)", p)]
+    if not named:
+        return None
+    first = min(named)
+    before = [step for step in page.steps if step.origin.line <= first]
+    return before[-1] if before else None
+
+
+def page_test_id(page: Page, step: Step) -> str:
+    """The page test that runs ``step`` (journal_tools.pagetest's node ids)."""
+    if page.mode == "page":
+        return f"{page.path}::page"
+    return f"{page.path}::line {page.where(step.parts[0].fence.start).line}"
+
+
+def failing_page_test(problems: list[str], page: Page, project: Path) -> tuple[str, str] | None:
+    """(node id, first report line) of the page test that fails where the downloads first go wrong,
+    asked again now with the page tests' own code; None when that test passes (the downloads alone
+    are wrong). The page is read anew from ``project`` and the test's steps run in a fresh worker
+    (``core.sandbox``), as the page test runs them."""
+    from journal_tools.compat import mkdocs_config
+    from journal_tools.core.run import ChainResult
+    from journal_tools.core.sandbox import Sandbox
+
+    step = first_failing_block(problems, page)
+    if step is None:
+        return None
+    settings = mkdocs_config.load(project / "mkdocs.yml")
+    try:
+        fresh = parse_page(project / page.path, settings)
+    except Exception as exc:  # the page test cannot read it either: its ::page test says why
+        return f"{page.path}::page", str(exc).split("\n", 1)[0]
+    same = [s for s in fresh.steps if s.origin.line == step.origin.line]
+    if not same:
+        return None
+    steps = fresh.steps if fresh.mode == "page" else same
+    sandbox = Sandbox()
+    try:
+        sandbox.run_chain(fresh, steps, ChainResult(), None, snippet_dirs=settings.snippet_dirs)
+    except Exception as exc:  # the page test's own failure (a BlockError naming the page line)
+        return page_test_id(fresh, same[0]), str(exc).strip().split("\n", 1)[0]
+    finally:
+        sandbox.close()
+    return None

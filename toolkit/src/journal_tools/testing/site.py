@@ -140,6 +140,25 @@ def without_notebook_execution(project: Path) -> Path:
     return project
 
 
+_BLOG = re.compile(r"(?m)^(?P<indent>[ \t]*)- blog(?P<colon>:?)[ \t]*(?:#.*)?$")
+
+
+def with_drafts(project: Path) -> Path:
+    """Make ``project``'s blog build its drafts (Material's blog option ``draft: true``), as a
+    test build does: a draft (``draft: true``, as ``make new`` writes it) gets every check of the
+    built site (browser, downloads) before publishing can turn them red. Only the copy's
+    mkdocs.yml is edited; ``make build`` and the published site still leave drafts out."""
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    m = _BLOG.search(text)
+    if m is None:
+        raise ValueError(f"{config}: no `- blog` plugin entry to build drafts with")
+    option = f"\n{m['indent']}    draft: true"
+    text = text[: m.start()] + f"{m['indent']}- blog:{option}" + text[m.end():]
+    config.write_text(text, encoding="utf-8")
+    return project
+
+
 def _git(*args: str, cwd: Path, env: dict | None = None) -> str:
     return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
 

@@ -67,8 +67,8 @@ def _site_files(root: Path):
 
 def pages_with_math(root: Path) -> dict[str, tuple[int, Path | None]]:
     """{src_uri: (formulas in the source, built page relative to the site or None)} for
-    every page of ``root``'s docs/ whose source holds math (drafts left out: not built)."""
-    from mkdocs.utils.meta import get_data
+    every page of ``root``'s docs/ whose source holds math (a page the build leaves out, a draft
+    in ``make build``, left out)."""
 
     from journal_tools.compat import mkdocs_config
 
@@ -79,12 +79,12 @@ def pages_with_math(root: Path) -> dict[str, tuple[int, Path | None]]:
         for path in sorted(settings.docs_dir.rglob("*")):
             if path.suffix != ".md" and not settings.is_notebook(path):
                 continue
-            if path.suffix == ".md" and get_data(path.read_text(encoding="utf-8"))[1].get("draft"):
-                continue
+            src_uri = path.relative_to(settings.docs_dir).as_posix()
+            file = files.get_file_from_path(src_uri)
+            if file is not None and file.inclusion.is_excluded():
+                continue  # a draft, where the build leaves drafts out
             count = source_formulas(path, settings, md)
             if count:
-                src_uri = path.relative_to(settings.docs_dir).as_posix()
-                file = files.get_file_from_path(src_uri)
                 found[src_uri] = (count, None if file is None else Path(file.dest_uri))
     return found
 
