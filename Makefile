@@ -65,13 +65,13 @@ check: setup
 	@test -f "$(PAGE)" || { echo "make check: no such page: $(PAGE)" >&2; exit 2; }
 	$(BIN)/python -m pytest $(PAGE) -p no:randomly
 
-# A long fuzz run of the page readers (toolkit/tests/unit/test_fuzz_pages.py; make test-toolkit runs
+# A long fuzz run of the page readers (toolkit/tests/core/test_fuzz_pages.py; make test-toolkit runs
 # a fixed sample of 500): FUZZ_EXAMPLES random pages. Hypothesis keeps each failure
 # it finds in .cache/hypothesis and replays it first on the next run.
 FUZZ_EXAMPLES ?= 20000
 fuzz: setup
 	JOURNAL_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -c toolkit/pyproject.toml --rootdir toolkit \
-		toolkit/tests/unit/test_fuzz_pages.py -k fuzzed_pages \
+		toolkit/tests/core/test_fuzz_pages.py -k fuzzed_pages \
 		-p no:randomly -n 0
 
 # Static checks, one line per tool; any finding fails. zizmor audits the workflow

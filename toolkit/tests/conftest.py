@@ -1,22 +1,70 @@
-"""Session fixtures of the toolkit's tests: never the author's docs/ or mkdocs.yml.
+"""Fixtures of the toolkit's tests, which never read the author's docs/ or mkdocs.yml.
 
-`fixture_build`: one `mkdocs build --strict` per session of a frozen copy of
-the fixture journal (toolkit/tests/fixtures/journal, its build caches seeded
-from the tests' store), for the tests that compare it with another build of
-the same tree (toolkit/tests/test_engines.py, test_reproducible.py). Under
-pytest-xdist the first worker builds, the others wait on a lock and reuse it.
+The tests sit in a folder per package of journal_tools (core/, compat/, mkdocs_plugin/,
+pagetest/, serve/, testing/), on small inline pages and a tiny mkdocs.yml (`journal`);
+the tests that build or run whole journals are in sites/. `fixture_build`: one `mkdocs
+build --strict` per session of a frozen copy of the fixture journal
+(toolkit/tests/fixtures/journal, its build caches seeded from the tests' store), for
+the tests that compare it with another build of the same tree (sites/test_engines.py,
+sites/test_reproducible.py). Under pytest-xdist the first worker builds, the others
+wait on a lock and reuse it.
 """
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
+
+from journal_tools.compat import mkdocs_config
 from journal_tools.testing.site import Built, session_build
 
 from fixture_journal import fixture_project
 
 # The fixture journal's own tests (fixtures/journal/tests/) run in copies of it, never in this suite.
 collect_ignore = ["fixtures"]
+
+# Hypothesis' files (its example database, caches) go under the project's .cache/, with
+# the build's, instead of a .hypothesis/ folder wherever pytest is started.
+set_hypothesis_home_dir(Path(__file__).resolve().parents[2] / ".cache" / "hypothesis")
+
+CONFIG = """\
+site_name: t
+site_url: https://example.org/j/
+theme: material
+plugins:
+  - blog:
+      categories_allowed: [Attention]
+      post_excerpt: required
+markdown_extensions:
+  - journal_tools.core.markdown_math
+  - pymdownx.highlight:
+      pygments_lang_class: true
+  - pymdownx.superfences
+  - pymdownx.snippets:
+      base_path: [snippets]
+      check_paths: true
+      restrict_base_path: true
+"""
+
+
+@pytest.fixture
+def journal(tmp_path):
+    """A tiny journal: mkdocs.yml, docs/, snippets/demo.py; returns its Settings and a page writer."""
+    (tmp_path / "mkdocs.yml").write_text(CONFIG, encoding="utf-8")
+    (tmp_path / "docs" / "blog" / "posts").mkdir(parents=True)
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "demo.py").write_text("# --8<-- [start:two]\nx = 2\n# --8<-- [end:two]\n", encoding="utf-8")
+    settings = mkdocs_config.load(tmp_path / "mkdocs.yml")
+
+    def write(name: str, text: str):
+        path = tmp_path / "docs" / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return settings, write
+
 
 
 @pytest.fixture(scope="session")
@@ -26,7 +74,7 @@ def fixture_build(tmp_path_factory) -> Built:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How many generated pages the fuzz test ran (tests/unit/test_fuzz_pages.py), where the
+    """How many generated pages the fuzz test ran (tests/core/test_fuzz_pages.py), where the
     reports arrive (the controller under pytest-xdist), so the figure is the run's."""
     runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
             if any(key == "fuzz_examples" for key, _ in r.user_properties)]

@@ -5,7 +5,7 @@ offer no public way to do. Each such touch (a private name read or called, a
 library's class or function replaced, one of its templates re-implemented or
 edited) lives here, in a function that names what it relies on and why no
 public API does it; the rest of ``journal_tools`` calls these functions.
-``toolkit/tests/unit/test_compat.py`` has a guard for each: it fails naming the
+``toolkit/tests/compat/test_compat.py`` has a guard for each: it fails naming the
 library, its installed version and what changed, so an upgrade (a Dependabot
 pull request) fails CI instead of publishing a broken site. Add a new touch
 here, with its guard, never inline in another module (a test checks that no

@@ -4,7 +4,7 @@ The blog validates its options (``BlogConfig``) and each post's metadata
 (``PostConfig``) with classes of ``material.plugins.blog``, a module of the
 plugin rather than a documented API. The journal runs the same classes so a
 mistake fails where the blog would fail, but names the line (the blog names
-only the file). Guarded in toolkit/tests/unit/test_compat.py, which drives
+only the file). Guarded in toolkit/tests/compat/test_compat.py, which drives
 both classes on real options and posts.
 """
 

@@ -9,7 +9,7 @@ MkDocs' configuration messages name the option but not its line ("Config
 value 'plugins': Plugin 'journal' option 'x': Unrecognised configuration
 name: x"): :func:`locate_config_message` parses that message text (a
 library's wording, hence here in compat, guarded in
-toolkit/tests/unit/test_compat.py) and finds the line by reading the file's
+toolkit/tests/compat/test_compat.py) and finds the line by reading the file's
 YAML nodes; :func:`load` puts it first (``mkdocs.yml:48: ...``).
 
 ``load`` instantiates no plugin: loading mkdocs-jupyter imports nbconvert

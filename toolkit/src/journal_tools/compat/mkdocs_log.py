@@ -4,7 +4,7 @@ MkDocs warns "Doc file 'x.md' contains a link 'y.md', but the target is not
 found among documentation files" naming the file but not the line. The
 :class:`LinkLocator` filter on its page logger (``mkdocs.structure.pages``)
 parses that wording (a library's message text, hence here) and puts the
-``file:line:`` in front. Guarded in toolkit/tests/unit/test_compat.py by a
+``file:line:`` in front. Guarded in toolkit/tests/compat/test_compat.py by a
 real build of a page with a broken link.
 """
 

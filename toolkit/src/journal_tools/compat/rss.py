@@ -3,7 +3,7 @@
 It makes its per-build lists (the pages it collects, the two feeds) in
 ``on_startup``, which ``mkdocs serve`` calls once: every rebuild then adds its
 items to the last one's, and an entry whose date (so URL) changed stays in the
-feed at its old URL (found by toolkit/tests/test_serve_equivalence.py). Its own
+feed at its old URL (found by toolkit/tests/sites/test_serve_equivalence.py). Its own
 ``on_startup`` is the reset; it is run again before each build after the first.
 """
 

@@ -8,7 +8,7 @@ that does not build (``date: 2025-02-30``) is reported at its own line.
 
 What is read is what the build reads: front matter is found by MkDocs' rule
 (``mkdocs.utils.meta``, which the blog plugin uses too: a first line ``---``, up
-to a line ``---`` or ``...``; a guard in toolkit/tests/unit/test_compat.py runs
+to a line ``---`` or ``...``; a guard in toolkit/tests/compat/test_compat.py runs
 MkDocs' own reader on the same texts), written here so the core needs no MkDocs; merge
 keys (``<<: *base``) are merged as PyYAML's loader merges them, and a key the
 loader would refuse (a list or a mapping as a key) is an error here too. A key

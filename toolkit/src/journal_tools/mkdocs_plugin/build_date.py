@@ -5,7 +5,7 @@ mkdocs-rss-plugin (the feeds' ``lastBuildDate`` and ``pubDate``) stamp the
 build with the current time unless ``SOURCE_DATE_EPOCH`` is set. The plugin
 calls :func:`pin_build_date` first thing in its ``on_config`` (before every
 other plugin's) to set it, when unset, to the commit time of HEAD, so two builds of one checkout are byte-identical (tested in
-toolkit/tests/test_reproducible.py) and a rebuild of an old commit gives the old site.
+toolkit/tests/sites/test_reproducible.py) and a rebuild of an old commit gives the old site.
 Outside a git checkout (a temp copy, an unpacked tarball) ``make build`` pins
 nothing: its date is the time it ran. ``make serve`` there pins the time of its
 first build, once for the session: unpinned, every rebuild would put a new date

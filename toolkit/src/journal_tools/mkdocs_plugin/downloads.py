@@ -134,7 +134,7 @@ def make(path: Path, settings: Settings) -> Download:
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"}}})
     # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
-    # second per entry at build time; toolkit/tests/unit/test_download_files.py validates the result.
+    # second per entry at build time; toolkit/tests/mkdocs_plugin/test_download_files.py validates the result.
     return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed)
 
 

@@ -11,7 +11,7 @@ journal's folder (the one holding mkdocs.yml), never this package's.
 
 Note: fontsource names its only file "latin", but the file holds the whole
 font (math italic letters, operators, the MATH table); the site's @font-face
-declares the unicode-range of ``SUBSET_RANGES`` instead (toolkit/tests/unit/test_font_face.py).
+declares the unicode-range of ``SUBSET_RANGES`` instead (toolkit/tests/mkdocs_plugin/test_font_face.py).
 
 Subset: the whole font is ~270 KB (woff2). ``install`` (and, if that was run
 before subsetting existed, the first build) writes a subset to

@@ -18,7 +18,7 @@ Both happen in the notebook, before it becomes HTML: :func:`install` wraps
 mkdocs-jupyter's ``SubCell`` preprocessor, which its ``nb2html`` runs after
 execution (``journal_tools.compat.jupyter.replace_subcell``).
 :func:`stabilise_download` gives the .ipynb written next to the page
-(journal_tools/mkdocs_plugin/notebooks.py) the same ids. toolkit/tests/test_reproducible.py
+(journal_tools/mkdocs_plugin/notebooks.py) the same ids. toolkit/tests/sites/test_reproducible.py
 compares two builds byte for byte.
 
 Written here because mkdocs-jupyter has no setting for either.

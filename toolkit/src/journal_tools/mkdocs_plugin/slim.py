@@ -6,7 +6,7 @@
   colour (``var(--md-code-fg-color)``), and gives ``.w`` no style at all, so
   these spans draw exactly as the bare text does: on the 2025-07-27 entry, 381
   spans and 8.8 KB. ``PLAIN_IN_MATERIAL`` names what that rests on;
-  toolkit/tests/unit/test_slim.py reads the installed Material's stylesheets (and
+  toolkit/tests/mkdocs_plugin/test_slim.py reads the installed Material's stylesheets (and
   ours) and fails when an upgrade gives names a colour of their own.
 - ``minify``: CSS through rcssmin (a kept, tested minifier; comments and
   whitespace go, rules stay). The toolkit's own stylesheets are minified as

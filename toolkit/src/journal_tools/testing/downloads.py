@@ -1,6 +1,6 @@
 """Run an entry's downloads as a reader would and compare what they print with the page
 (journal_tools/mkdocs_plugin/downloads.py makes them; tests/test_downloads.py and
-toolkit/tests/unit/test_download_files.py use this).
+toolkit/tests/mkdocs_plugin/test_download_files.py use this).
 
 - ``<entry>.py`` runs in a fresh interpreter, its top-level statements in order in
   one ``__main__`` namespace, as ``python <entry>.py`` runs them; what each

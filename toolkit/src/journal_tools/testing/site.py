@@ -47,7 +47,7 @@ FONTS = Path(".cache") / "fonts"
 # Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
 # bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
 # and the figures' (the snippets' bytes). A copy seeded with them builds the same
-# bytes as a fresh copy (toolkit/tests/test_reproducible.py builds both and compares); it
+# bytes as a fresh copy (toolkit/tests/sites/test_reproducible.py builds both and compares); it
 # only skips re-executing notebooks and re-drawing figures that did not change.
 BUILD_CACHES = ("mkdocs-jupyter", "figures")
 # Where the tests keep what their builds added to those caches, for the next

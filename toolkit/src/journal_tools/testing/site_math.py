@@ -1,5 +1,5 @@
 """Math in a built site against math in its sources (tests/test_site_build.py on the
-author's site, toolkit/tests/test_wheel.py on the fixture journal).
+author's site, toolkit/tests/sites/test_wheel.py on the fixture journal).
 
 - :func:`missing_mathml`: every formula of a page's source is a ``<math>``
   element of its built page. Formulas are counted in the sources with the

@@ -18,7 +18,7 @@ sites:
 Expected differences fall outside what is compared: the `<meta
 name="generator">` tag and the notebook's random cell ids are attributes, not
 text; the notebook's kernel output may come as one `<pre>` or two (see
-toolkit/tests/test_reproducible.py), so text is compared line by line with whitespace
+toolkit/tests/sites/test_reproducible.py), so text is compared line by line with whitespace
 collapsed.
 """
 

@@ -17,7 +17,7 @@ The recent window (`make serve POSTS=2`) is compared the same way with a clean
 build of the same tree holding only the entries the window serves.
 
 The notebook plugin is left out (its background runs are `make serve`'s own,
-tested in toolkit/tests/browser/test_serve.py), and so is the entry's figure
+tested in toolkit/tests/sites/browser/test_serve.py), and so is the entry's figure
 (its redraw after a snippet edit is background work too): both would only add
 waiting to a test of what serve builds.
 """

@@ -48,7 +48,7 @@ from journal_tools.compat import (
 TOOLKIT = Path(__file__).resolve().parents[2]
 PACKAGE = TOOLKIT / "src" / "journal_tools"
 COMPAT = PACKAGE / "compat"
-WHY = "replace it (the guards of toolkit/tests/unit/test_compat.py)"
+WHY = "replace it (the guards of toolkit/tests/compat/test_compat.py)"
 
 
 def expect(condition, dist: str, what: str) -> None:
@@ -85,7 +85,7 @@ def test_installed_versions_are_within_the_checked_ranges():
             continue
         if not req.specifier.contains(version, prereleases=True):
             outside.append(f"{req.name} {version} is outside pyproject.toml's {req.specifier}")
-    assert not outside, ("; ".join(outside) + ": run toolkit/tests/unit/test_compat.py on it, fix what fails "
+    assert not outside, ("; ".join(outside) + ": run toolkit/tests/compat/test_compat.py on it, fix what fails "
                          "(journal_tools/compat), then move the bound")
 
 

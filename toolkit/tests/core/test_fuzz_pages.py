@@ -1,6 +1,6 @@
 """Malformed pages, fuzzed: every reader of a page ends in a pass or a ``file:line`` error.
 
-Hypothesis draws pages (toolkit/tests/unit/page_strategies.py) that mix fences,
+Hypothesis draws pages (toolkit/tests/core/page_strategies.py) that mix fences,
 markers, includes, front matter, math and HTML comments with odd line endings,
 byte-order marks, raw bytes and very long lines, and each page goes through
 what reads pages, as each reads it:

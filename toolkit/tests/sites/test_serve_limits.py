@@ -8,7 +8,7 @@ entry saved with an endless loop, then fixed.
 - a hang fixed while it still runs (under a 600 s limit, far past the test's patience) is
   served at once: its old run is stopped.
 
-Every runaway block (PROBES) goes through the same code runner in toolkit/tests/test_runaway_blocks.py;
+Every runaway block (PROBES) goes through the same code runner in toolkit/tests/sites/test_runaway_blocks.py;
 `make bench` measures how fast the save after a fix is served.
 """
 

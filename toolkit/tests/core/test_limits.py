@@ -1,6 +1,6 @@
 """What a block may do (journal_tools/core/limits.py): where its time limit comes from, how a bad
 limit is reported, and how much of its output is kept. The limit itself is enforced by the
-sandbox: toolkit/tests/test_runaway_blocks.py drives it."""
+sandbox: toolkit/tests/sites/test_runaway_blocks.py drives it."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from journal_tools.testing.site import mkdocs_build
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ENV = dict(os.environ, NO_MKDOCS_2_WARNING="1")
 
 

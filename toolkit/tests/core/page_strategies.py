@@ -1,4 +1,4 @@
-"""Hypothesis strategies for malformed journal pages (toolkit/tests/unit/test_fuzz_pages.py).
+"""Hypothesis strategies for malformed journal pages (toolkit/tests/core/test_fuzz_pages.py).
 
 A page is drawn as a list of pieces, each a few lines of one kind an author
 writes (prose, a fence, a marker, an include, math, an HTML comment), mostly

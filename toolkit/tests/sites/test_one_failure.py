@@ -21,7 +21,7 @@ docs`` in the copy: every page doc-test) runs them all, once per test session
 
 A mistake that only the build reports (a broken link) or that breaks a file
 every page reads (the BibTeX file) cannot share the copy: those are in
-toolkit/tests/test_bad_inputs.py.
+toolkit/tests/sites/test_bad_inputs.py.
 
 The mistakes the build lets through (an output, a matrix number, a block that
 raises) are planted once more, in a second copy that builds, and run with the
@@ -65,7 +65,7 @@ categories:
 
 # Planted entry
 
-Planted by toolkit/tests/test_one_failure.py, and copied once per mistake: weights
+Planted by toolkit/tests/sites/test_one_failure.py, and copied once per mistake: weights
 $w_{{ij}}$ and [a page it links to](../../planted-target.md).
 
 <!-- more -->
@@ -103,7 +103,7 @@ NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three 
 
 FILES = {
     TARGET: "# Planted target\n\nThe page the planted entry links to.\n",
-    SNIPPET: '"""Planted by toolkit/tests/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
+    SNIPPET: '"""Planted by toolkit/tests/sites/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
              "# --8<-- [end:double]\n",
 }
 

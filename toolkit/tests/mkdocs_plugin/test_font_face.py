@@ -27,7 +27,7 @@ def test_local_math_fonts_come_before_any_download():
 
 def test_font_urls_point_where_the_build_copies_the_font():
     """Each url() resolves, from where the stylesheet lands in the site, into assets/fonts/ (that the files
-    are there: tests/test_wheel.py on the fixture journal, tests/test_site_build.py on docs/)."""
+    are there: tests/sites/test_wheel.py on the fixture journal, tests/test_site_build.py on docs/)."""
     src = re.search(r"src:(.*?);", _face(), re.S).group(1)
     urls = re.findall(r'url\("([^"]+)"\)', src)
     assert urls

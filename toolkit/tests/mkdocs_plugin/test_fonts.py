@@ -13,7 +13,7 @@ from fontTools.ttLib import TTFont
 from journal_tools.mkdocs_plugin import fonts
 from journal_tools.testing.prerequisites import FONT_MISSING, require
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ORIGINALS = fonts.font_files(ROOT)
 
 

@@ -26,7 +26,7 @@ from fixture_journal import fixture_project
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOOLKIT = ROOT / "toolkit"
 
 

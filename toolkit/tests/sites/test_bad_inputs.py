@@ -13,7 +13,7 @@ notebooks. Each build fault also says which page test reports it, if any
 
 The mistakes that stop the build of the whole site, or break a file every
 page reads, are here rather than in the one-pass catalogue of page-level
-mistakes (toolkit/tests/test_one_failure.py), whose pages share one copy: a
+mistakes (toolkit/tests/sites/test_one_failure.py), whose pages share one copy: a
 broken link (only the build reports it) and a BibTeX syntax error (every
 citing page reads the file; its page test is named by reporting_page_test).
 

@@ -30,7 +30,7 @@ from journal_tools.testing.site import heading_text, junit_outcomes, without_not
 
 from fixture_journal import FIXTURE, fixture_project
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DATE = dt.date(2025, 7, 27)
 TITLE = "Causal attention, by hand"
 SLUG = "causal-attention-by-hand"

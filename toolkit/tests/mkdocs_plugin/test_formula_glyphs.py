@@ -12,7 +12,7 @@ from journal_tools.mkdocs_plugin import fonts, formula_glyphs
 from journal_tools.mkdocs_plugin.formula_glyphs import Need
 from journal_tools.testing.prerequisites import FONT_MISSING, require
 
-ORIGINALS = fonts.font_files(Path(__file__).resolve().parents[2])
+ORIGINALS = fonts.font_files(Path(__file__).resolve().parents[3])
 
 PAGE = ("<p><math><mi>A</mi><mo>=</mo><mi>softmax</mi><mo>(</mo><mfrac><mi>x</mi>"
         "<msqrt><msub><mi>d</mi><mi>h</mi></msub></msqrt></mfrac><mo>)</mo>"
