@@ -297,12 +297,13 @@ def test_livereload_script_is_the_one_the_server_gives_its_pages(live_server):
 
 
 def test_error_page_is_served_through_the_server_app(live_server, journal):
-    """journal_tools.serve.state wraps the server's request handler (wsgiref's get_app/set_app) and serves
+    """journal_tools.serve.error_pages wraps the server's request handler (wsgiref's get_app/set_app) and serves
     the build error with the live-reload script, on the real server."""
+    from journal_tools.serve import error_pages
     from journal_tools.serve import state as serve
     settings, _ = journal
     state = serve.ServeState(settings)
-    serve.install_error_pages(live_server, state)
+    error_pages.install_error_pages(live_server, state)
     status, body = _get(live_server, "/page/")
     assert status == 200 and b"built" in body
     state.build_error = "docs/x.md:3: bad TeX"

@@ -10,7 +10,8 @@ from __future__ import annotations
 import logging
 from types import SimpleNamespace
 
-from journal_tools.serve import state as serve
+from journal_tools.serve import error_pages
+from journal_tools.serve.rebuild_requests import RebuildRequests
 
 
 class _Server:
@@ -35,8 +36,8 @@ def test_each_rebuild_logs_done_or_failed_even_when_equally_fast(caplog):
 
     server = _Server(build)
     state = SimpleNamespace(last_error=None, build_error=None, rebuilds=0,
-                            notebooks=SimpleNamespace(server=None, rebuild_wanted=False))
-    serve.install_error_pages(server, state)
+                            rebuild_requests=RebuildRequests())
+    error_pages.install_error_pages(server, state)
     with caplog.at_level(logging.INFO, logger="mkdocs.plugins.journal.serve"):
         for _ in range(3):
             server.builder()

@@ -6,7 +6,7 @@ Each case is a probe page of its own (`timeout: 2` in its front matter, so the t
 two seconds each) in a temporary copy of the fixture journal. The probes run in one pytest
 session, as `make check PAGE=...` runs a page (a subprocess, under a guard that fails the
 test if the session stalls), followed by the fixture entry and notebook, which must still
-pass; and through `make serve`'s code runner (journal_tools.serve.state.CodeRunner, the warm
+pass; and through `make serve`'s code runner (journal_tools.serve.code_runner.CodeRunner, the warm
 worker the plugin uses), in one queue, followed by the entry. Each is made once per test
 session (journal_tools.testing.site.once_per_session) and every row is checked on its own.
 """
@@ -24,6 +24,7 @@ import pytest
 
 from journal_tools.compat import mkdocs_config
 from journal_tools.core import sandbox
+from journal_tools.serve import code_runner, error_pages
 from journal_tools.serve import state as serve
 from journal_tools.testing.site import ENV, junit_outcomes, once_per_session
 
@@ -104,7 +105,7 @@ def serve_run(tmp_path_factory) -> dict:
     def run(shared: Path) -> dict:
         root = fixture_project(shared / "project")
         pages = [root / p for p in [*write_probes(root), ENTRY]]
-        runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
+        runner = code_runner.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
         try:
             futures = runner.run(pages)
             return {str(p.relative_to(root)): futures[p].result(timeout=GUARD_SECONDS) for p in pages}
@@ -133,7 +134,7 @@ def test_a_page_saved_again_stops_its_old_run(tmp_path):
     """A hang fixed before its (long) limit: the new code runs now, not after the old run's limit."""
     root = fixture_project(tmp_path / "project")
     (page,) = (root / p for p in write_probes(root, limit=600) if p.endswith("-loop.md"))
-    runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
+    runner = code_runner.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
     try:
         old = runner.run([page])[page]
         _wait_until_running(runner, page)
@@ -145,7 +146,7 @@ def test_a_page_saved_again_stops_its_old_run(tmp_path):
         runner.close()
 
 
-def _wait_until_running(runner: serve.CodeRunner, page: Path) -> None:
+def _wait_until_running(runner: code_runner.CodeRunner, page: Path) -> None:
     deadline = time.monotonic() + 120
     while runner.running != page:
         assert time.monotonic() < deadline, "the page never started running"
@@ -162,7 +163,7 @@ def test_a_page_shown_before_its_code_is_done_is_rebuilt_when_it_is(tmp_path, mo
     monkeypatch.setattr(serve, "WAIT_SECONDS", 0.2)
     settings = mkdocs_config.load(root / "mkdocs.yml")
     state = serve.ServeState(settings)
-    state.notebooks.server = server = _RebuildRecorder()
+    state.rebuild_requests.server = server = _RebuildRecorder()
     try:
         state.schedule([page], settings)
         assert state.outcome(page)["pending"] and not server.asked.is_set()
@@ -177,14 +178,14 @@ def test_a_rebuild_asked_for_during_the_first_build_happens_once_serving_starts(
     outlasted that build's wait still gets its rebuild."""
     root = fixture_project(tmp_path / "project")
     state = serve.ServeState(mkdocs_config.load(root / "mkdocs.yml"))
-    state.notebooks.request_rebuild()  # during the first build: no server yet
+    state.rebuild_requests.ask()  # during the first build: no server yet
     server = _RebuildRecorder()
-    serve.install_error_pages(server, state)
+    error_pages.install_error_pages(server, state)
     assert server.asked.wait(10), "the rebuild asked for before the server was known never happened"
 
 
 class _RebuildRecorder:
-    """What BackgroundNotebooks.request_rebuild (and install_error_pages) use of MkDocs' LiveReloadServer."""
+    """What RebuildRequests.ask (and install_error_pages) use of MkDocs' LiveReloadServer."""
 
     builder = _serve_request = staticmethod(lambda *args, **kwargs: None)
     app = None
@@ -217,7 +218,7 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
     asks.write_text("```python\nimport sys\nprint('mailbox' in sys.modules)\n```\n\n"
                     "<!--pytest-codeblocks:expected-output-->\n```text\nTrue\n```\n", encoding="utf-8")
     (hang,) = (root / p for p in write_probes(root) if p.endswith("-loop.md"))
-    runner = serve.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
+    runner = code_runner.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
     try:
         def failures(page: Path) -> list[str]:
             return [f["message"] for f in runner.run([page])[page].result(timeout=GUARD_SECONDS)["failures"]]

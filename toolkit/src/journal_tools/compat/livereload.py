@@ -2,7 +2,7 @@
 
 MkDocs hands plugins the server in ``on_serve`` and documents only ``watch``
 and ``unwatch`` on it. Showing a build error in the browser
-(``journal_tools.serve.state``) needs three things it has no public way to do: wait
+(``journal_tools.serve.error_pages``, ``journal_tools.serve.rebuild_requests``) needs three things it has no public way to do: wait
 for the rebuild under way (so a request never sees half a build), give a page
 of ours the live-reload script with the epoch the browser polls, and ask for a
 rebuild when a background job (a notebook, a figure) is done, as its own file

@@ -27,7 +27,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from journal_tools.compat import jupyter, mkdocs_config, pages
 from journal_tools.core import fences, figures
 from journal_tools.core.settings import Settings
-from journal_tools.serve import panels, state
+from journal_tools.serve import error_pages, panels, state
 from journal_tools.serve import window as serve_window
 
 __all__ = ["ServeConfig", "ServePlugin"]
@@ -149,7 +149,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
     def on_serve(self, server, *, config, builder):
         """Show build errors in the browser instead of leaving it waiting."""
         if self.serve_state is not None:
-            state.install_error_pages(server, self.serve_state)
+            error_pages.install_error_pages(server, self.serve_state)
         return server
 
     def on_build_error(self, *, error):

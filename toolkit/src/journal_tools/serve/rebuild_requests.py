@@ -1,0 +1,36 @@
+"""``make serve`` only: ask MkDocs' live-reload server for a rebuild, as its file watcher does.
+
+Work that ends after a rebuild (a page's code, a notebook run, a figure redraw
+in the background) asks for the next one here. MkDocs hands the server over
+only after the first build (``on_serve``); a rebuild asked for before then is
+remembered and asked for once the server is known.
+"""
+
+from __future__ import annotations
+
+from journal_tools.compat import livereload
+
+__all__ = ["RebuildRequests"]
+
+
+class RebuildRequests:
+    """The server's handle for rebuild requests, and a request waiting for the server."""
+
+    def __init__(self):
+        self.server = None
+        self.wanted = False  # a rebuild asked for before there was a server
+
+    def attach(self, server) -> None:
+        """Know the server from now on; ask for the rebuild wanted before, if any."""
+        self.server = server
+        if self.wanted:
+            self.ask()
+
+    def ask(self) -> None:
+        """Ask the server for a rebuild (once it is known)."""
+        server = self.server
+        if server is None:
+            self.wanted = True
+            return
+        self.wanted = False
+        livereload.request_rebuild(server)
