@@ -1,6 +1,6 @@
 """Attention-weight heatmaps as SVG text, drawn with matplotlib at build time.
 
-The SVG is meant to be inlined into a page (see journal_tools/core/figures.py), so
+The SVG is meant to be inlined into a page (see journal_tools/core/code/figures.py), so
 it is drawn to read on the light and the dark theme alike:
 
 - transparent background;

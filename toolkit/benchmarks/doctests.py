@@ -48,7 +48,7 @@ _bench_reset()
 
 def write_scripts(project: Path, dest: Path) -> tuple[list[Path], int]:
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core.parse import parse_page
+    from journal_tools.core.code.parse import parse_page
 
     settings = mkdocs_config.load(project / "mkdocs.yml")
 
@@ -79,7 +79,7 @@ def measure(project: Path, out: Path, repeats: int) -> Row:
     failures: dict[str, list[str]] = {"pytest": [], "scripts": []}
     failures["pytest, FRESH=1"] = []
     common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"])  # fills the render-check cache
-    # Warm: the render checks of unchanged pages are remembered (core/render_record.py),
+    # Warm: the render checks of unchanged pages are remembered (core/code/render_record.py),
     # as after an edit of one entry; FRESH=1 (and CI) checks every page again, as a fresh clone does.
     times = common.interleaved(
         {

@@ -1,4 +1,4 @@
-"""2. TeX to MathML per formula (journal_tools.core.mathml), over the real pages' formulas.
+"""2. TeX to MathML per formula (journal_tools.core.markup.mathml), over the real pages' formulas.
 
 The formulas are read from the plain-Material build of measurement 1 (the
 arithmatex spans and divs the hook would convert, entry pages and the home
@@ -61,7 +61,7 @@ def _per_call(fn, n_items: int, rounds: int = 5, min_time: float = 0.2) -> float
 
 
 def measure(plain_site: Path, project: Path) -> list[Row]:
-    from journal_tools.core.mathml import tex_to_mathml
+    from journal_tools.core.markup.mathml import tex_to_mathml
 
     htmls = [p.read_text(encoding="utf-8") for p in page_htmls(plain_site)]
     formulas = []

@@ -7,7 +7,7 @@ full run, 100 in --quick), its page doc-tests (docs/) in one job, one process, a
     report) names the slowest pages.
 8b. After a one-entry edit (a sentence appended to one synthetic entry, a new one before
     every run): the page tests with the reuse of passed page results
-    (core/render_record.py: only the edited page runs) and without it (`FRESH=1`: every
+    (core/code/render_record.py: only the edited page runs) and without it (`FRESH=1`: every
     page runs, nothing reused), interleaved. The goal is row 10's for a whole `make test`
     after an edit: whether it needs the reuse at this size is the FRESH=1 figure.
 """

@@ -16,7 +16,7 @@ from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
 
 GOAL = 1.10
-MATH_EXTENSIONS = ("journal_math", "journal_tools.core.markdown_math")
+MATH_EXTENSIONS = ("journal_math", "journal_tools.core.markup.markdown_math")
 
 
 def theme_dir() -> Path:

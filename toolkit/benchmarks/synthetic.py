@@ -101,7 +101,7 @@ def fill_figure_cache(project: Path) -> None:
     """Draw the real entries' figures into the project's cache first: every timed build
     then finds them there, as row 1's do (the cold first build is row 1's own note)."""
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core import figures
+    from journal_tools.core.code import figures
 
     settings = mkdocs_config.load(project / "mkdocs.yml")
     refs = [ref for md in sorted(settings.docs_dir.rglob("*.md"))

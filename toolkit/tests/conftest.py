@@ -38,7 +38,7 @@ plugins:
       categories_allowed: [Attention]
       post_excerpt: required
 markdown_extensions:
-  - journal_tools.core.markdown_math
+  - journal_tools.core.markup.markdown_math
   - pymdownx.highlight:
       pygments_lang_class: true
   - pymdownx.superfences

@@ -96,7 +96,7 @@ def test_the_synthetic_journal_with_two_entries(project, tmp_path, monkeypatch):
 
 def test_the_figure_cache_fill_finds_the_figures_and_snippets(project):
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core import figures
+    from journal_tools.core.code import figures
 
     settings = mkdocs_config.load(project / "mkdocs.yml")
     assert settings.docs_dir.is_dir() and all(Path(d).is_dir() for d in settings.snippet_dirs)

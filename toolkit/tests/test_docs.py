@@ -4,7 +4,7 @@ Why: the guide (at most 250 lines) is a newcomer's map of the toolkit, and its
 claims go stale silently when a target is renamed or a module moves. In
 toolkit/README.md, DEVELOPING.md and DECISIONS.md every `make X` named is a target
 of the journal's Makefile, every path named exists (from toolkit/, or a module path
-such as `core/parse.py` from src/journal_tools/), every relative link lands
+such as `core/code/parse.py` from src/journal_tools/), every relative link lands
 (journal_tools.testing.doc_claims); and every module of journal_tools is named in
 the guide.
 """
@@ -35,7 +35,7 @@ def text(name: str) -> str:
 
 
 def exists(path: str) -> bool:
-    """A path from toolkit/, or a module path (`core/parse.py`) from src/journal_tools/."""
+    """A path from toolkit/, or a module path (`core/code/parse.py`) from src/journal_tools/."""
     return ((PACKAGE if path.split("/")[0] in SUBPACKAGES else TOOLKIT) / path).exists()
 
 
@@ -71,7 +71,7 @@ def test_readme_links_the_guide_and_the_guide_its_decisions():
 
 
 def module_name(path: Path) -> str:
-    """How the guide names a module: its path from journal_tools/ (`core/parse.py`); a
+    """How the guide names a module: its path from journal_tools/ (`core/code/parse.py`); a
     subpackage whose __init__.py holds only a docstring, by its folder (`core/`)."""
     rel = path.relative_to(PACKAGE).as_posix()
     if path.name != "__init__.py":

@@ -571,16 +571,16 @@ def test_arithmatex_hooks_markdown_math_overrides():
     from pymdownx.arithmatex import BlockArithmatexProcessor, InlineArithmatexPattern
 
     expect(params(BlockArithmatexProcessor.generic_output) == ["self", "parent", "math"], "pymdown-extensions",
-           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/core/markdown_math.py overrides it)")
+           "BlockArithmatexProcessor.generic_output(parent, math) changed (journal_tools/core/markup/markdown_math.py overrides it)")
     expect(params(InlineArithmatexPattern.handleMatch) == ["self", "m", "data"], "pymdown-extensions",
-           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/core/markdown_math.py overrides it)")
-    md = markdown.Markdown(extensions=["journal_tools.core.markdown_math"])
+           "InlineArithmatexPattern.handleMatch(m, data) changed (journal_tools/core/markup/markdown_math.py overrides it)")
+    md = markdown.Markdown(extensions=["journal_tools.core.markup.markdown_math"])
     expect(hasattr(md.inlinePatterns["arithmatex-inline"], "compiled_re")
            and hasattr(md.parser.blockprocessors["arithmatex-block"], "pattern"), "pymdown-extensions",
            "arithmatex no longer registers 'arithmatex-inline' (compiled_re) and 'arithmatex-block' (pattern)")
     html = md.convert("Inline $a^2$ and \\(b\\), escaped \\$5.\n\n$$\nc\n$$\n\n\\begin{align}\nx &= 1\n\\end{align}\n")
     expect(html.count("<math") == 4 and "arithmatex" not in html and "$5" in html, "pymdown-extensions",
-           f"arithmatex's processors no longer hand every formula to journal_tools/core/markdown_math.py: {html}")
+           f"arithmatex's processors no longer hand every formula to journal_tools/core/markup/markdown_math.py: {html}")
 
 
 def test_snippet_preprocessor_methods_includes_uses(journal):
@@ -588,7 +588,7 @@ def test_snippet_preprocessor_methods_includes_uses(journal):
     pre = settings.snippet_preprocessor()
     missing = [m for m in ("parse_snippet_target", "get_snippet_path", "run") if not callable(getattr(pre, m, None))]
     expect(not missing, "pymdown-extensions", f"SnippetPreprocessor has no {', '.join(missing)} "
-           "(journal_tools/core/includes.py locates each include's files with them)")
+           "(journal_tools/core/page/includes.py locates each include's files with them)")
     parsed = pre.parse_snippet_target("demo.py:two")
     expect(isinstance(parsed, dict) and parsed.get("path") == "demo.py" and parsed.get("section") == "two",
            "pymdown-extensions", f"SnippetPreprocessor.parse_snippet_target('demo.py:two') gives {parsed!r}")
@@ -692,7 +692,7 @@ def test_link_warnings_of_a_real_build_get_the_file_and_line(journal, caplog):
            f"MkDocs' broken-link warning no longer reads as journal_tools/compat/mkdocs_log.py parses it: {messages}")
 
 
-# -- MkDocs' front-matter rule, which the core mirrors (core/frontmatter.py) -------------------
+# -- MkDocs' front-matter rule, which the core mirrors (core/page/frontmatter.py) -------------------
 
 @pytest.mark.parametrize("text", [
     "---\ndate: 2025-07-01\n---\n# T\n", "---  \na: 1\n...\n\nbody\n", "---\n- a list\n---\nbody\n",
@@ -702,10 +702,10 @@ def test_link_warnings_of_a_real_build_get_the_file_and_line(journal, caplog):
 def test_the_core_splits_front_matter_as_mkdocs_does(text):
     from mkdocs.utils.meta import get_data
 
-    from journal_tools.core import frontmatter
+    from journal_tools.core.page import frontmatter
 
     expect(frontmatter.body(text) == get_data(text)[0], "mkdocs",
-           f"mkdocs.utils.meta.get_data splits {text!r} otherwise than journal_tools/core/frontmatter.py body()")
+           f"mkdocs.utils.meta.get_data splits {text!r} otherwise than journal_tools/core/page/frontmatter.py body()")
 
 
 # -- nbclient: a failing cell's message (compat/jupyter.py) -------------------------------------

@@ -1,4 +1,4 @@
-"""Citations (journal_tools/core/citations.py) on inline pages and a small BibTeX file in tmp_path."""
+"""Citations (journal_tools/core/markup/citations.py) on inline pages and a small BibTeX file in tmp_path."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core import citations
+from journal_tools.core.markup import citations
 from journal_tools.core.settings import Settings
 
 CONFIG = """\

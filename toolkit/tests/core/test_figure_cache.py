@@ -1,4 +1,4 @@
-"""Build-time figures (journal_tools/core/figures.py): drawn in a child process, cached on disk.
+"""Build-time figures (journal_tools/core/code/figures.py): drawn in a child process, cached on disk.
 
 Each test writes a throw-away snippets folder in tmp_path with a small figure
 module (no torch, no matplotlib), so what is drawn and what is served from the
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.core import figures
+from journal_tools.core.code import figures
 
 SVG = '<svg role="img" aria-label="{label}"><title>{label}</title></svg>'
 PAGE = "# A page\n\n<!-- journal:figure figmod.draw | A caption. -->\n\nText.\n\n```md\n<!-- journal:figure figmod.nope -->\n```\n"

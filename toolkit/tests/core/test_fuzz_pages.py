@@ -7,7 +7,7 @@ what reads pages, as each reads it:
 
 - the build: ``validate.check_page`` (the plugin's ``on_files``), then, when
   that passes, its figure lines (``figures.find_figures``) and the page as MkDocs reads it, rendered with the site's Markdown
-  (math through ``journal_tools.core.markdown_math``), a bad formula located as the
+  (math through ``journal_tools.core.markup.markdown_math``), a bad formula located as the
   plugin locates it; and the blog plugin's own front-matter read of a post;
 - the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
   and the verified record's ``page_digest``;
@@ -53,17 +53,18 @@ from mkdocs.utils.meta import YAML_RE, get_data
 from page_strategies import page
 
 from journal_tools.compat import blog, mkdocs_config
-from journal_tools.core import frontmatter, validate
-from journal_tools.core.figures import find_figures
-from journal_tools.core.frontmatter import FrontMatterError
-from journal_tools.core.includes import IncludeError, _chunks, expand
-from journal_tools.core.mathml import MathError
+from journal_tools.core.code.figures import find_figures
+from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, parse_page
+from journal_tools.core.code.render_check import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
+from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, parse_page
-from journal_tools.core.render_check import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
+from journal_tools.core.page import frontmatter
+from journal_tools.core.page.frontmatter import FrontMatterError
+from journal_tools.core.page.includes import IncludeError, _chunks, expand
+from journal_tools.core.page.source import read_source
+from journal_tools.core.record import validate
+from journal_tools.core.record.verified import page_digest
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import read_source
-from journal_tools.core.verified import page_digest
 
 from fixture_journal import FIXTURE
 

@@ -1,4 +1,4 @@
-"""What a block may do (journal_tools/core/limits.py): where its time limit comes from, how a bad
+"""What a block may do (journal_tools/core/page/limits.py): where its time limit comes from, how a bad
 limit is reported, and how much of its output is kept. The limit itself is enforced by the
 sandbox: toolkit/tests/sites/test_runaway_blocks.py drives it."""
 
@@ -9,10 +9,10 @@ import math
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core import limits
-from journal_tools.core.notebook import read_notebook
-from journal_tools.core.parse import PageError, parse_page
-from journal_tools.core.run import ChainResult, run_chain
+from journal_tools.core.code.notebook import read_notebook
+from journal_tools.core.code.parse import PageError, parse_page
+from journal_tools.core.code.run import ChainResult, run_chain
+from journal_tools.core.page import limits
 from journal_tools.core.settings import ConfigError
 
 

@@ -1,4 +1,4 @@
-"""TeX -> MathML through the site's Markdown extension (journal_tools.core.markdown_math)."""
+"""TeX -> MathML through the site's Markdown extension (journal_tools.core.markup.markdown_math)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import markdown
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core.mathml import MathError
+from journal_tools.core.markup.mathml import MathError
 
 
-def convert(md_text: str, *, name: str = "journal_tools.core.markdown_math") -> str:
+def convert(md_text: str, *, name: str = "journal_tools.core.markup.markdown_math") -> str:
     """HTML as the site's math extension makes it (loaded by module path or entry point name)."""
     md = markdown.Markdown(extensions=[name, "admonition", "pymdownx.superfences"])
     return md.convert(md_text)
@@ -64,7 +64,7 @@ def test_inline_and_display_become_mathml():
 def test_display_wrappers_are_numbered_per_conversion_and_per_whole_page():
     from journal_tools.mkdocs_plugin.a11y import number_formulas
 
-    md = markdown.Markdown(extensions=["journal_tools.core.markdown_math"])
+    md = markdown.Markdown(extensions=["journal_tools.core.markup.markdown_math"])
     first = md.convert("$$\\alpha$$\n\n$$\\beta$$\n")
     assert re.findall(r'aria-label="(Formula \d+)"', first) == ["Formula 1", "Formula 2"]
     again = md.reset().convert("$$\\gamma$$\n")  # another page, the same converter: from 1 again

@@ -1,4 +1,4 @@
-"""Every number PyTorch prints is read (journal_tools/core/outputs.py), on the
+"""Every number PyTorch prints is read (journal_tools/core/code/outputs.py), on the
 printed side and in a checked LaTeX matrix, and `--update-outputs` rewrites a
 matrix whenever the check fails, rebuilding its rows when the counts differ."""
 
@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from journal_tools.core.mistake import Origin
-from journal_tools.core.outputs import (
+from journal_tools.core.code.outputs import (
     OutputMismatch,
     apply_updates,
     as_tex,
@@ -17,8 +16,9 @@ from journal_tools.core.outputs import (
     rebuild_matrices,
     same_number,
 )
-from journal_tools.core.parse import parse_page
-from journal_tools.core.run import BlockError, ChainResult, run_chain
+from journal_tools.core.code.parse import parse_page
+from journal_tools.core.code.run import BlockError, ChainResult, run_chain
+from journal_tools.core.mistake import Origin
 
 # What torch 2.13 prints for each format (checked against torch below), and the values read from it.
 PRINTED = [

@@ -8,9 +8,9 @@ import io
 import pytest
 from pytest_codeblocks import extract_from_buffer
 
-from journal_tools.core.parse import PageError, parse_page
-from journal_tools.core.render_check import RenderProblem, check_render
-from journal_tools.core.run import BlockError, ChainResult, run_chain
+from journal_tools.core.code.parse import PageError, parse_page
+from journal_tools.core.code.render_check import RenderProblem, check_render
+from journal_tools.core.code.run import BlockError, ChainResult, run_chain
 
 # pytest-codeblocks' own test cases (tests/test_cont.py, test_expected_output.py): the
 # code each block runs must be the same under both parsers.

@@ -1,4 +1,4 @@
-"""Remembered render checks (journal_tools/core/render_record.py): reused only while every input is the same."""
+"""Remembered render checks (journal_tools/core/code/render_record.py): reused only while every input is the same."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core.render_record import RenderChecks
+from journal_tools.core.code.render_record import RenderChecks
 
 pytest_plugins = ["pytester"]
 

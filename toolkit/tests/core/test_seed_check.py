@@ -1,14 +1,14 @@
 """A checked output that depends on the seed the page tests start from fails at its block,
-saying so (journal_tools/core/seed_check.py); a page that seeds itself passes."""
+saying so (journal_tools/core/code/seed_check.py); a page that seeds itself passes."""
 
 from __future__ import annotations
 
 import pytest
 
-from journal_tools.core.outputs import OutputMismatch
-from journal_tools.core.parse import parse_page
-from journal_tools.core.run import BlockError, ChainResult, reset_global_state
-from journal_tools.core.seed_check import run_checked
+from journal_tools.core.code.outputs import OutputMismatch
+from journal_tools.core.code.parse import parse_page
+from journal_tools.core.code.run import BlockError, ChainResult, reset_global_state
+from journal_tools.core.code.seed_check import run_checked
 
 torch = pytest.importorskip("torch", reason="the seeds in question are PyTorch's")
 

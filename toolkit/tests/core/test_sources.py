@@ -6,10 +6,10 @@ import pytest
 import yaml
 
 from journal_tools.compat import blog, mkdocs_config
-from journal_tools.core import fences, frontmatter
-from journal_tools.core.includes import IncludeError, expand
-from journal_tools.core.source import SourceError, read_source
-from journal_tools.core.validate import check_post
+from journal_tools.core.page import fences, frontmatter
+from journal_tools.core.page.includes import IncludeError, expand
+from journal_tools.core.page.source import SourceError, read_source
+from journal_tools.core.record.validate import check_post
 
 
 def test_settings_resolve_paths_once(journal):

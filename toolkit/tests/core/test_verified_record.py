@@ -1,4 +1,4 @@
-"""The verified record and badge (journal_tools/core/verified.py) on inline pages: what the
+"""The verified record and badge (journal_tools/core/record/verified.py) on inline pages: what the
 digest covers, how a session's results merge into the record, what the badge says."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from journal_tools.core.verified import Entry, add_badge, badge_html, page_digest, read_record, record_path, update_record
+from journal_tools.core.record.verified import Entry, add_badge, badge_html, page_digest, read_record, record_path, update_record
 
 PAGE = '```python\n--8<-- "demo.py:two"\nfrom helper import h\nprint(x)\n```\n'
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from journal_tools.core.parse import parse_page
-from journal_tools.core.run import ChainResult
-from journal_tools.core.seed_check import run_checked
+from journal_tools.core.code.parse import parse_page
+from journal_tools.core.code.run import ChainResult
+from journal_tools.core.code.seed_check import run_checked
 from journal_tools.mkdocs_plugin.downloads import make
 from journal_tools.testing.downloads import notebook_problems, script_problems
 
@@ -129,7 +129,7 @@ def test_start_state_is_the_page_tests_own():
     import numpy
     import torch
 
-    from journal_tools.core.run import reset_global_state
+    from journal_tools.core.code.run import reset_global_state
     from journal_tools.mkdocs_plugin.downloads import _START_STATE
 
     def state():

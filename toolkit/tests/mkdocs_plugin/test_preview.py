@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from journal_tools.core.mathml import tex_to_mathml
+from journal_tools.core.markup.mathml import tex_to_mathml
 from journal_tools.mkdocs_plugin import preview
 
 

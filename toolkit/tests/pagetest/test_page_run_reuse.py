@@ -1,5 +1,5 @@
 """make test runs the code of the pages that changed, not of every page: a page whose every test
-passed is not run again while its inputs, PyTorch and the toolkit are the same (core/render_record.py,
+passed is not run again while its inputs, PyTorch and the toolkit are the same (core/code/render_record.py,
 pagetest's ReusedPage). Named pages, FRESH=1 and a failed page always run. And after any sequence of
 runs the verified record and every badge equal what a FRESH=1 run writes."""
 
@@ -120,7 +120,7 @@ def _apply(journal, op: str, name: str) -> None:
 
 def _record_and_badges(journal) -> tuple[dict, dict]:
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core.verified import badge_html, page_digest, read_record
+    from journal_tools.core.record.verified import badge_html, page_digest, read_record
 
     settings = mkdocs_config.load(journal.path / "mkdocs.yml")
     record = read_record(settings)

@@ -4,7 +4,7 @@ journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would 
 fail with a message naming the file (and the line, where there is one).
 
 Build-level faults run `mkdocs build --strict` on a copy holding every mistake
-of one build stage: the build reports them all (journal_tools/core/mistakes.py),
+of one build stage: the build reports them all (journal_tools/core/record/mistakes.py),
 and each kind's test checks its own message in that one build's list. Page-level
 faults run the page doc-tests (`python -m pytest docs/...` in a copy), all planted
 pages in one run. To keep builds short, only the render stage's copy executes
@@ -79,7 +79,7 @@ def line_of(text: str, needle: str) -> int:
 # --------------------------------------------------------------------------
 # Build-level faults (mkdocs build --strict): every mistake a build stage reports,
 # planted together in one copy and checked in the one build's list
-# (journal_tools/core/mistakes.py), as clang's -verify checks many expected
+# (journal_tools/core/record/mistakes.py), as clang's -verify checks many expected
 # diagnostics of one compile. A build stops at the first stage with mistakes,
 # so there is one copy per stage: mkdocs.yml (MkDocs stops loading it), the
 # source checks (before the blog reads the posts), the render (formulas,

@@ -84,7 +84,7 @@ def test_bad_formula_stops_the_build(tmp_path):
     config = tmp_path / "mkdocs.yml"
     config.write_text(
         "site_name: t\n"
-        "markdown_extensions:\n  - journal_tools.core.markdown_math\n"
+        "markdown_extensions:\n  - journal_tools.core.markup.markdown_math\n"
         "plugins:\n  - journal\n",
         encoding="utf-8",
     )

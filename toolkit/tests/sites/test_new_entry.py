@@ -24,8 +24,8 @@ import journal_tools.testing.site
 from journal_tools.commands import new_entry
 from journal_tools.commands.new_entry import EntryError, create_entry
 from journal_tools.compat import mkdocs_config
-from journal_tools.core.frontmatter import FrontMatterError
-from journal_tools.core.validate import PLACEHOLDER, check_post
+from journal_tools.core.page.frontmatter import FrontMatterError
+from journal_tools.core.record.validate import PLACEHOLDER, check_post
 from journal_tools.testing.site import heading_text, junit_outcomes, without_notebook_execution
 
 from fixture_journal import FIXTURE, fixture_project

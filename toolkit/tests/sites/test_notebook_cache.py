@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.core import imports
+from journal_tools.core.code import imports
 from journal_tools.testing.site import mkdocs_build
 
 from fixture_journal import FIXTURE, fixture_project

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core import sandbox
+from journal_tools.core.code import sandbox
 from journal_tools.serve import code_runner, error_pages
 from journal_tools.serve import state as serve
 from journal_tools.testing.site import ENV, junit_outcomes, once_per_session
@@ -233,8 +233,8 @@ def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tm
 
 HANGING_PARENT = """\
 import os, sys, threading, time
-from journal_tools.core.limits import Limit
-from journal_tools.core.sandbox import Sandbox, Unit
+from journal_tools.core.page.limits import Limit
+from journal_tools.core.code.sandbox import Sandbox, Unit
 from hang import spin
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.core.verified import torch_version
+from journal_tools.core.record.verified import torch_version
 from journal_tools.testing.site import ENV, ROOT, mkdocs_build, without_notebook_execution
 
 from fixture_journal import fixture_project

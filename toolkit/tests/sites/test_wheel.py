@@ -57,7 +57,7 @@ def test_wheel_holds_every_module_and_builds_the_site(tmp_path):
     entry_points = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     for line in ("journal = journal_tools.mkdocs_plugin.plugin:JournalPlugin", "journal_pagetest = journal_tools.pagetest",
-                 "journal_math = journal_tools.core.markdown_math:MathExtension", "journal-new = journal_tools.commands.new_entry:main"):
+                 "journal_math = journal_tools.core.markup.markdown_math:MathExtension", "journal-new = journal_tools.commands.new_entry:main"):
         assert line in text
 
     target = tmp_path / "installed"

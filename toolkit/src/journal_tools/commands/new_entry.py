@@ -39,9 +39,9 @@ from pathlib import Path
 import yaml
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core import citations
+from journal_tools.core.markup import citations
+from journal_tools.core.record.validate import PLACEHOLDER
 from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find_root
-from journal_tools.core.validate import PLACEHOLDER
 
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
@@ -143,7 +143,7 @@ class Layout:
     tests_dir: Path
     categories_allowed: list[str]
     authors_file: Path | None
-    bibliography: str = "the BibTeX file (bibliography of journal_tools.core.citations in mkdocs.yml)"
+    bibliography: str = "the BibTeX file (bibliography of journal_tools.core.markup.citations in mkdocs.yml)"
     cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
 
 

@@ -33,8 +33,8 @@ other module reads a third party's private name or assigns into its modules).
 
 Public-named but undocumented APIs the toolkit builds on are guarded by the
 same test file without living here: pymdownx.arithmatex's processors
-(``journal_tools.core.markdown_math`` subclasses them) and pymdownx.snippets'
-``SnippetPreprocessor`` methods (``journal_tools.core.includes``).
+(``journal_tools.core.markup.markdown_math`` subclasses them) and pymdownx.snippets'
+``SnippetPreprocessor`` methods (``journal_tools.core.page.includes``).
 """
 
 from __future__ import annotations

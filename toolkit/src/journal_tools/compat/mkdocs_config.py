@@ -34,7 +34,7 @@ from mkdocs.config import load_config
 from mkdocs.utils import yaml_load
 
 from journal_tools.compat import blog
-from journal_tools.core import limits
+from journal_tools.core.page import limits
 from journal_tools.core.settings import (
     BLOG_NAMES,
     CONFIG_NAME,

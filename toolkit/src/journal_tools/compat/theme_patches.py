@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools.compat import installed
-from journal_tools.core import atomic
+from journal_tools.core.record import atomic
 
 __all__ = ["PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
 

@@ -20,7 +20,8 @@ from pathlib import Path, PurePath
 
 import markdown
 
-from journal_tools.core import citations, limits
+from journal_tools.core.markup import citations
+from journal_tools.core.page import limits
 
 __all__ = ["BlogSettings", "ConfigError", "Settings", "blog_settings", "env_flag", "find_root"]
 

@@ -7,7 +7,7 @@ screen (journal_tools/mkdocs_plugin/assets/notebook.css). nbconvert already make
 stop (tabindex); :func:`label_notebook_outputs` gives it the role and the name
 a focusable box needs, numbered so the page's regions have distinct names
 (axe rules scrollable-region-focusable, landmark-unique). Display math gets
-the same from journal_tools/core/mathml.py.
+the same from journal_tools/core/markup/mathml.py.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ __all__ = ["label_notebook_outputs"]
 _TEXT_OUTPUT = re.compile(r'<div class="jp-RenderedText jp-OutputArea-output"(?P<attrs>[^>]*)>')
 
 
-# The name core/markdown_math.py gives each display formula's box (the attribute order varies:
+# The name core/markup/markdown_math.py gives each display formula's box (the attribute order varies:
 # mkdocs-jupyter writes a notebook's cells out again, attributes sorted).
 _FORMULA_LABEL = re.compile(r'(aria-label="Formula )\d+(")')
 

@@ -33,10 +33,10 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import nbjson
 
-from journal_tools.core.imports import imported_names_in_text
-from journal_tools.core.outputs import matrix_numbers
-from journal_tools.core.parse import SHELL_LANGS, Page, Step, parse_page
-from journal_tools.core.run import SEED
+from journal_tools.core.code.imports import imported_names_in_text
+from journal_tools.core.code.outputs import matrix_numbers
+from journal_tools.core.code.parse import SHELL_LANGS, Page, Step, parse_page
+from journal_tools.core.code.run import SEED
 from journal_tools.core.settings import Settings
 
 __all__ = ["FOLDER", "Download", "Placed", "add_files", "links_html", "make"]

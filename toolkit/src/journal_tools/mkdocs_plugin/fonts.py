@@ -44,7 +44,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from journal_tools.core import atomic
+from journal_tools.core.record import atomic
 
 PACKAGE = "@fontsource/noto-sans-math"
 VERSION = "5.3.0"

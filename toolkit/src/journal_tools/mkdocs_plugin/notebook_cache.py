@@ -18,11 +18,11 @@ import hashlib
 from pathlib import Path
 
 from journal_tools.compat import jupyter
-from journal_tools.core.imports import imported_snippets
+from journal_tools.core.code.imports import imported_snippets
 
 # The cached entry holds the rendered HTML, Markdown cells included: the code
 # that renders them (and the site's Markdown settings) is part of the key too.
-_RENDERERS = ("mkdocs_plugin/notebooks.py", "core/markdown_math.py", "core/mathml.py")  # under journal_tools/
+_RENDERERS = ("mkdocs_plugin/notebooks.py", "core/markup/markdown_math.py", "core/markup/mathml.py")  # under journal_tools/
 
 
 def renderer_digest(markdown_settings: str) -> bytes:

@@ -32,7 +32,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from journal_tools.compat import jupyter
-from journal_tools.core import citations
+from journal_tools.core.markup import citations
 from journal_tools.core.settings import Settings
 
 __all__ = ["NotebookError", "install_markdown", "is_notebook_page", "on_page_content",

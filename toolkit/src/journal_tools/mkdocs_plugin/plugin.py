@@ -2,7 +2,7 @@
 
 Loaded by entry point (``mkdocs.plugins``: ``journal``), so MkDocs and
 ProperDocs find it in any environment where the package is installed. The
-math itself is a Markdown extension (``journal_tools.core.markdown_math``), so it
+math itself is a Markdown extension (``journal_tools.core.markup.markdown_math``), so it
 also runs on engines that load Python-Markdown extensions but no MkDocs
 plugins. What the plugin adds, each part its own module:
 
@@ -47,10 +47,13 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.toc import TableOfContents
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
-from journal_tools.core import citations, figures, limits, validate, verified
-from journal_tools.core.mathml import MathError
+from journal_tools.core.code import figures
+from journal_tools.core.markup import citations
+from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.mistakes import Mistakes
+from journal_tools.core.page import limits
+from journal_tools.core.record import validate, verified
+from journal_tools.core.record.mistakes import Mistakes
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import (
     a11y,
@@ -144,7 +147,7 @@ class JournalConfig(base.Config):
     block_timeout = Seconds(default=limits.DEFAULT_TIMEOUT)
     """The time limit, in seconds, of each code block (each notebook cell) the page tests and
     ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
-    past it fails naming its line, and the run goes on (``journal_tools/core/sandbox.py``)."""
+    past it fails naming its line, and the run goes on (``journal_tools/core/code/sandbox.py``)."""
 
 
 class JournalPlugin(BasePlugin[JournalConfig]):

@@ -26,12 +26,12 @@ with what the code printed, instead of failing, and says page by page (in the
 order the pages ran) how many outputs and matrix numbers it wrote.
 
 Every block and notebook cell runs in a worker process under a time limit
-(``journal_tools.core.sandbox``): a block that hangs, ends or crashes its process
+(``journal_tools.core.code.sandbox``): a block that hangs, ends or crashes its process
 fails alone, naming its line, and the session goes on in a new worker.
 
 At the end of a session the pages whose tests all passed are recorded, with a
 digest of what their code depends on, in ``.cache/verified.json``; the build
-shows the "verified" badge from it (``journal_tools.core.verified``). Every
+shows the "verified" badge from it (``journal_tools.core.record.verified``). Every
 session counts, whichever command ran it (``make test``, ``make check``,
 ``make update-outputs``: a page it rewrote is recorded with its new digest,
 since its outputs are now what the code printed).
@@ -46,19 +46,19 @@ from pathlib import Path
 import pytest
 
 from journal_tools.compat import blog, mkdocs_config
-from journal_tools.core import citations
+from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
+from journal_tools.core.code.outputs import apply_updates
+from journal_tools.core.code.parse import Page, PageError, parse_page
+from journal_tools.core.code.render_check import check_render
+from journal_tools.core.code.render_record import RUNS_FOLDER, RenderChecks
+from journal_tools.core.code.run import ChainResult
+from journal_tools.core.code.sandbox import Sandbox
+from journal_tools.core.markup import citations
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.notebook import Notebook, check_notebook_math, read_notebook
-from journal_tools.core.outputs import apply_updates
-from journal_tools.core.parse import Page, PageError, parse_page
-from journal_tools.core.render_check import check_render
-from journal_tools.core.render_record import RUNS_FOLDER, RenderChecks
-from journal_tools.core.run import ChainResult
-from journal_tools.core.sandbox import Sandbox
+from journal_tools.core.page.source import read_source
+from journal_tools.core.record.validate import check_post
+from journal_tools.core.record.verified import Entry, page_digest, today, torch_version, update_record
 from journal_tools.core.settings import ConfigError, Settings
-from journal_tools.core.source import read_source
-from journal_tools.core.validate import check_post
-from journal_tools.core.verified import Entry, page_digest, today, torch_version, update_record
 
 _UPDATES = pytest.StashKey[list]()
 # Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
@@ -202,7 +202,7 @@ class PageFile(pytest.File):
 def _with_digest(file: pytest.File, make_items) -> list:
     """The file's items, each carrying the page's digest (taken before the page is read, so an
     edit while the tests run can only make the record stale, never vouch for untested text)
-    and the number of items, for the verified record (``journal_tools.core.verified``)."""
+    and the number of items, for the verified record (``journal_tools.core.record.verified``)."""
     settings = _settings(file.config)
     try:
         digest = page_digest(file.path, settings)
@@ -291,7 +291,7 @@ class BrokenPage(_PageItem):
 
 
 class ReusedPage(_PageItem):
-    """A page whose every test passed with these same inputs (``core/render_record.py``): not run again."""
+    """A page whose every test passed with these same inputs (``core/code/render_record.py``): not run again."""
 
     def runtest(self):
         """Nothing to run; counted in the session's "reused" line."""
@@ -310,7 +310,7 @@ class RenderItem(_PageItem):
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
         checks = _render_checks(self.config)
         key = checks.key(self.page.path, self.page.expanded.text)
-        if checks.passed(key):  # the same inputs passed before (core/render_record.py's docstring)
+        if checks.passed(key):  # the same inputs passed before (core/code/render_record.py's docstring)
             return
         try:
             check_render(self.page, _settings(self.config))
@@ -451,7 +451,7 @@ class _Tally:
 
 class _Verified:
     """Collects, where the reports arrive, which pages passed all their tests, and
-    writes the verified record (``journal_tools.core.verified``) at the end of the session.
+    writes the verified record (``journal_tools.core.record.verified``) at the end of the session.
 
     A page counts as verified when every one of its items reported and none failed
     (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);

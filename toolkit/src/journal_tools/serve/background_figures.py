@@ -34,7 +34,7 @@ class BackgroundFigures:
             return
 
         def work():
-            from journal_tools.core import figures
+            from journal_tools.core.code import figures
             try:
                 digest = figures.snippets_digest(dirs)
                 drawn = runner.draw(targets, dirs)

@@ -15,7 +15,7 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
-from journal_tools.core.sandbox import Aborted, Sandbox
+from journal_tools.core.code.sandbox import Aborted, Sandbox
 from journal_tools.core.settings import Settings
 from journal_tools.serve import runner
 

@@ -25,7 +25,8 @@ from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
 from journal_tools.compat import jupyter, mkdocs_config, pages
-from journal_tools.core import fences, figures
+from journal_tools.core.code import figures
+from journal_tools.core.page import fences
 from journal_tools.core.settings import Settings
 from journal_tools.serve import error_pages, panels, state
 from journal_tools.serve import window as serve_window

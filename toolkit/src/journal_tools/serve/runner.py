@@ -1,4 +1,4 @@
-"""What ``make serve`` runs in its warm worker process (``journal_tools.core.sandbox``).
+"""What ``make serve`` runs in its warm worker process (``journal_tools.core.code.sandbox``).
 
 - :func:`run_page`: every block of one page, read with the page tests' own
   parser and run exactly as ``make test`` runs them (``core.run``, in the
@@ -21,7 +21,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from journal_tools.core.sandbox import Aborted, Sandbox, Stopped, Unit
+from journal_tools.core.code.sandbox import Aborted, Sandbox, Stopped, Unit
 from journal_tools.core.settings import Settings
 
 __all__ = ["draw_figures", "figures_in", "run_page"]
@@ -30,9 +30,9 @@ __all__ = ["draw_figures", "figures_in", "run_page"]
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
     """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted as soon
     as ``stale()`` says the page was saved again (a block running then is stopped)."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.code.run import BlockError, ChainResult
     from journal_tools.core.mistake import Mistake
-    from journal_tools.core.parse import parse_page
-    from journal_tools.core.run import BlockError, ChainResult
 
     start = time.perf_counter()
     out = {"page": str(page_path), "ran": 0, "failures": []}
@@ -72,8 +72,8 @@ def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict
 
 
 def draw_figures(progress, targets: list[str]) -> dict[str, str]:
-    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.figure_child`` draws it."""
-    from journal_tools.core.figure_child import call
+    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.code.figure_child`` draws it."""
+    from journal_tools.core.code.figure_child import call
 
     drawn = {}
     for index, target in enumerate(targets):

@@ -16,7 +16,7 @@ import logging
 from concurrent.futures import Future
 from pathlib import Path
 
-from journal_tools.core import verified
+from journal_tools.core.record import verified
 from journal_tools.core.settings import Settings
 from journal_tools.serve.background_figures import BackgroundFigures
 from journal_tools.serve.background_notebooks import BackgroundNotebooks

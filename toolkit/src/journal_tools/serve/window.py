@@ -32,7 +32,7 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from journal_tools.core import frontmatter
+from journal_tools.core.page import frontmatter
 
 __all__ = ["ENV", "DEFAULT", "Window", "note_html", "size"]
 

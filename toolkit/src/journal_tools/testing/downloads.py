@@ -32,8 +32,8 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from journal_tools.core.outputs import OutputMismatch, check_math, check_output, update_hint
-from journal_tools.core.parse import Page, Step, parse_page
+from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, update_hint
+from journal_tools.core.code.parse import Page, Step, parse_page
 from journal_tools.mkdocs_plugin.downloads import Download, Placed
 
 RUNNER = r'''
@@ -243,8 +243,8 @@ def failing_page_test(problems: list[str], page: Page, project: Path) -> tuple[s
     are wrong). The page is read anew from ``project`` and the test's steps run in a fresh worker
     (``core.sandbox``), as the page test runs them."""
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core.run import ChainResult
-    from journal_tools.core.sandbox import Sandbox
+    from journal_tools.core.code.run import ChainResult
+    from journal_tools.core.code.sandbox import Sandbox
 
     step = first_failing_block(problems, page)
     if step is None:

@@ -364,9 +364,9 @@ def _same_exception(build: str, page_test: str) -> bool:
 def _page_checks(path: Path, settings):
     from mkdocs.utils.meta import get_data
 
-    from journal_tools.core import validate
-    from journal_tools.core.citations import CitationError
-    from journal_tools.core.mathml import MathError
+    from journal_tools.core.markup.citations import CitationError
+    from journal_tools.core.markup.mathml import MathError
+    from journal_tools.core.record import validate
 
     rel = settings.rel(path)
     source = path.read_text(encoding="utf-8")
@@ -381,12 +381,12 @@ def _page_checks(path: Path, settings):
 
 
 def _bibliography_checks(path: Path):
-    from journal_tools.core import citations
+    from journal_tools.core.markup import citations
     return [("bibliography", lambda: citations.load(path))]
 
 
 def _notebook_checks(path: Path, settings):
-    from journal_tools.core.notebook import check_notebook_math, read_notebook, run_notebook
+    from journal_tools.core.code.notebook import check_notebook_math, read_notebook, run_notebook
 
     nb = read_notebook(path, settings)
     return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]

@@ -5,8 +5,8 @@ author's site, toolkit/tests/sites/test_wheel.py on the fixture journal).
   element of its built page. Formulas are counted in the sources with the
   toolkit's own readers: the site's Markdown (so fences, includes and inline code
   are read as the build reads them, and code is never counted), with the math
-  syntax of ``journal_tools.core.markdown_math`` even if mkdocs.yml dropped it; a
-  notebook's Markdown cells one by one, as ``journal_tools.core.notebook``
+  syntax of ``journal_tools.core.markup.markdown_math`` even if mkdocs.yml dropped it; a
+  notebook's Markdown cells one by one, as ``journal_tools.core.code.notebook``
   reads them. A build path that loses math (a notebook's cells rendered without
   the extension, say) leaves fewer ``<math>`` in its page than its source holds.
 - :func:`raw_tex`: no text a reader sees (outside code, ``<pre>`` and MathML)
@@ -21,7 +21,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
-MATH_EXTENSION = "journal_tools.core.markdown_math"
+MATH_EXTENSION = "journal_tools.core.markup.markdown_math"
 # Names of the same syntax a mkdocs.yml may list instead (counted once, as ours).
 MATH_NAMES = (MATH_EXTENSION, "journal_math", "pymdownx.arithmatex")
 MATH_ELEMENT = re.compile(r"<math\b")
@@ -37,7 +37,7 @@ def source_formulas(path: Path, settings, md) -> int:
     """How many formulas the page ``path`` (a Markdown page or a notebook) holds."""
     from mkdocs.utils.meta import get_data
 
-    from journal_tools.core.notebook import read_notebook
+    from journal_tools.core.code.notebook import read_notebook
 
     if settings.is_notebook(path):
         cells = [c.source for c in read_notebook(path, settings).cells if c.kind == "markdown"]

@@ -22,8 +22,8 @@ import functools
 import re
 from pathlib import Path
 
-from journal_tools.core.fences import inside_fence, scan
-from journal_tools.core.includes import ExpandedPage, expand_file
+from journal_tools.core.page.fences import inside_fence, scan
+from journal_tools.core.page.includes import ExpandedPage, expand_file
 
 _DOWNLOAD_LINK = re.compile(r'href="[^"]*downloads/([^"/]+)\.py"')
 _DISPLAY_OPEN = re.compile(r"^[ \t>]*(?:\$\$|\\\[|\\begin\{)")

@@ -1,6 +1,6 @@
-"""Child process that draws build-time figures (see ``journal_tools.core.figures``).
+"""Child process that draws build-time figures (see ``journal_tools.core.code.figures``).
 
-    PYTHONPATH=snippets python -m journal_tools.core.figure_child < targets.json
+    PYTHONPATH=snippets python -m journal_tools.core.code.figure_child < targets.json
 
 Reads a JSON list of ``module.function`` targets on stdin and writes a JSON
 object mapping each to its SVG text, or to ``"error: ..."``. The snippet

@@ -16,7 +16,7 @@ belongs to one checkout's last run), written once per pytest session by the
 controller (the process that collects the reports under pytest-xdist),
 atomically. A page whose tests failed in that session loses its entry, and so
 does a page that no longer exists; a page not run in it keeps its old one, and a
-page whose passed tests were reused (``core/render_record.py``) is recorded as a
+page whose passed tests were reused (``core/code/render_record.py``) is recorded as a
 run of it would be.
 
 The build (the journal plugin) computes the same digest of each entry and
@@ -37,9 +37,9 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from journal_tools.core import atomic
-from journal_tools.core.imports import code_of, follow_imports, imported_names_in_text
-from journal_tools.core.includes import included_files
+from journal_tools.core.code.imports import code_of, follow_imports, imported_names_in_text
+from journal_tools.core.page.includes import included_files
+from journal_tools.core.record import atomic
 from journal_tools.core.settings import Settings
 
 __all__ = ["RECORD_NAME", "Entry", "add_badge", "badge_html", "page_digest", "read_record", "record_path",

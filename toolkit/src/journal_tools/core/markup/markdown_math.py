@@ -12,11 +12,11 @@ The syntax is arithmatex's own: its inline and block patterns are reused by
 subclassing, so ``$...$`` (smart dollars), ``\\(...\\)``, ``$$...$$``,
 ``\\[...\\]`` and ``\\begin{env}...\\end{env}`` mean exactly what they meant,
 with the same escapes. Only the output differs: instead of TeX wrapped for a
-script, the MathML from :func:`journal_tools.core.mathml.tex_to_mathml`, kept in
+script, the MathML from :func:`journal_tools.core.markup.mathml.tex_to_mathml`, kept in
 Markdown's raw-HTML stash so nothing re-parses it. Display math is wrapped in
 ``<div class="math-display">`` (it scrolls sideways on narrow screens).
 
-A formula that does not convert raises :class:`journal_tools.core.mathml.MathError`;
+A formula that does not convert raises :class:`journal_tools.core.markup.mathml.MathError`;
 the caller (the MkDocs plugin, the page test) adds the file and line.
 """
 
@@ -27,7 +27,7 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, InlineArithmatexPattern
 
-from journal_tools.core.mathml import DISPLAY_CLASS, tex_to_mathml
+from journal_tools.core.markup.mathml import DISPLAY_CLASS, tex_to_mathml
 
 __all__ = ["MathExtension", "display_attributes", "makeExtension"]
 
@@ -97,5 +97,5 @@ class MathExtension(ArithmatexExtension):
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Python-Markdown's name)
-    """Python-Markdown's entry point for ``journal_tools.core.markdown_math``."""
+    """Python-Markdown's entry point for ``journal_tools.core.markup.markdown_math``."""
     return MathExtension(**kwargs)

@@ -20,8 +20,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from journal_tools.core.frontmatter import FrontMatter
 from journal_tools.core.mistake import Mistake
+from journal_tools.core.page.frontmatter import FrontMatter
 
 __all__ = ["DEFAULT_TIMEOUT", "OUTPUT_LIMIT", "BoundedOutput", "Limit", "notebook_limit", "page_limit", "seconds"]
 

@@ -28,12 +28,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from journal_tools.core import frontmatter
-from journal_tools.core.frontmatter import FrontMatterError
-from journal_tools.core.includes import expand
 from journal_tools.core.mistake import Mistake
+from journal_tools.core.page import frontmatter
+from journal_tools.core.page.frontmatter import FrontMatterError
+from journal_tools.core.page.includes import expand
+from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import read_source
 
 __all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from journal_tools.core import limits
-from journal_tools.core.citations import BibError, CitationError
-from journal_tools.core.mathml import MathError
+from journal_tools.core.code.parse import PageError
+from journal_tools.core.code.render_check import RenderProblem
+from journal_tools.core.code.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
+from journal_tools.core.markup.citations import BibError, CitationError
+from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake, Origin
-from journal_tools.core.parse import PageError
-from journal_tools.core.render_check import RenderProblem
-from journal_tools.core.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
+from journal_tools.core.page import limits
 from journal_tools.core.settings import Settings
 
 __all__ = ["Cell", "Notebook", "cell_origins", "check_notebook_math", "read_notebook", "run_notebook"]

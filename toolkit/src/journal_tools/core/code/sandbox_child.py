@@ -1,4 +1,4 @@
-"""The worker process of ``journal_tools.core.sandbox``: what runs in it, and how it is set up.
+"""The worker process of ``journal_tools.core.code.sandbox``: what runs in it, and how it is set up.
 
 Started by the sandbox (forked by multiprocessing's forkserver, which imported
 PyTorch and this module once), the worker serves one request at a time:
@@ -31,7 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
-from journal_tools.core.limits import BoundedOutput
+from journal_tools.core.page.limits import BoundedOutput
 
 __all__ = ["chain", "main", "notebook", "warm"]
 
@@ -164,8 +164,8 @@ def warm(progress, modules: list[str]) -> None:
 def chain(progress, page, steps, updating: bool):
     """In the worker: run one chain (and again from another seed where it has checked outputs:
     ``reproducible``); (step results, output updates, (origin, report) or None)."""
-    from journal_tools.core.run import BlockError, ChainResult
-    from journal_tools.core.seed_check import run_checked
+    from journal_tools.core.code.run import BlockError, ChainResult
+    from journal_tools.core.code.seed_check import run_checked
 
     result, updates, sent = ChainResult(), [] if updating else None, 0
 
@@ -183,8 +183,8 @@ def chain(progress, page, steps, updating: bool):
 
 def notebook(progress, nb, folder: str):
     """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None)."""
-    from journal_tools.core.notebook import run_notebook
-    from journal_tools.core.run import BlockError
+    from journal_tools.core.code.notebook import run_notebook
+    from journal_tools.core.code.run import BlockError
 
     ran: list = []
     try:

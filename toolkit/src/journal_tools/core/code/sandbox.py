@@ -7,7 +7,7 @@ run page code in a worker process, and the parent watches it:
 
 - the worker announces each unit (a block with its ``cont`` blocks, a notebook
   cell, a figure) before it starts; the parent gives that unit the page's time
-  limit (``journal_tools.core.limits``). Past it, the parent asks the worker for its
+  limit (``journal_tools.core.page.limits``). Past it, the parent asks the worker for its
   Python stack (faulthandler, on SIGUSR1), kills the worker's process group
   (so a shell block's children go too) and reports the page line the stack
   was on: ``docs/x.md:7: the block ran past 60 s (limit: ...)``;
@@ -56,9 +56,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from journal_tools.core import sandbox_child
-from journal_tools.core.limits import Limit
+from journal_tools.core.code import sandbox_child
 from journal_tools.core.mistake import Origin
+from journal_tools.core.page.limits import Limit
 
 __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
@@ -68,7 +68,7 @@ DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack b
 # the rebuild the author waits for (its imports would compete for the same cores).
 SPARE_DELAY = 3.0
 # Imported once by the forkserver, so every worker forked from it has them.
-PRELOAD = ["journal_tools.core.sandbox_child", "journal_tools.core.run", "journal_tools.core.seed_check", "numpy", "torch"]
+PRELOAD = ["journal_tools.core.code.sandbox_child", "journal_tools.core.code.run", "journal_tools.core.code.seed_check", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
 _RUNNER_FILES = {str(_HERE / "sandbox_child.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
@@ -125,7 +125,7 @@ class Sandbox:
         """``core.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
         same way; a block that fails, runs past the page's limit or ends the worker is a
         BlockError naming its line. ``cancelled``: see :meth:`call`."""
-        from journal_tools.core.run import BlockError, part_origin, synthetic_name
+        from journal_tools.core.code.run import BlockError, part_origin, synthetic_name
 
         sources = {synthetic_name(part_origin(page, part)): (part.origins, part.code.splitlines())
                    for step in page.steps for part in step.parts}
@@ -145,8 +145,8 @@ class Sandbox:
 
     def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=()) -> None:
         """``core.notebook.run_notebook`` in the worker, with each cell under the notebook's limit."""
-        from journal_tools.core.notebook import cell_origins
-        from journal_tools.core.run import BlockError, synthetic_name
+        from journal_tools.core.code.notebook import cell_origins
+        from journal_tools.core.code.run import BlockError, synthetic_name
 
         cells = nb.code_cells
         origins = [cell_origins(nb, cell) for cell in cells]

@@ -20,7 +20,7 @@ the old site when the build stops (``journal_tools.commands.build``), and
 from __future__ import annotations
 
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.validate import InputError
+from journal_tools.core.record.validate import InputError
 
 __all__ = ["BuildMistakes", "Mistakes", "report"]
 

@@ -58,7 +58,7 @@ __all__ = ["NAME", "NAMES", "listed_name", "BibError", "Bibliography", "Citation
 
 # As listed in mkdocs.yml's markdown_extensions: the entry point's name, or the module's dotted path.
 NAME = "journal_citations"
-NAMES = (NAME, "journal_tools.core.citations")
+NAMES = (NAME, "journal_tools.core.markup.citations")
 
 
 def listed_name(configs) -> str:

@@ -17,7 +17,7 @@ run the very code that draws the figure; the build replaces the line with
 No image is committed. A missing module or function, an exception, or output
 that is not SVG stops the build with the page and line.
 
-Drawing runs in a child process (``python -m journal_tools.core.figure_child``)
+Drawing runs in a child process (``python -m journal_tools.core.code.figure_child``)
 whose ``PYTHONPATH`` holds the snippet folders: snippet modules import each
 other by bare name, the build process never imports them (so ``mkdocs serve``
 always draws with the code as saved, and no ``sys.path`` is edited), and all
@@ -39,9 +39,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from journal_tools.core import atomic
-from journal_tools.core.fences import inside_fence, scan
 from journal_tools.core.mistake import Mistake
+from journal_tools.core.page.fences import inside_fence, scan
+from journal_tools.core.record import atomic
 
 __all__ = ["FigureError", "FigureRef", "cache_store", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
 
@@ -109,7 +109,7 @@ def draw(targets: list[str], dirs: list[Path]) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.run(
-        [sys.executable, "-m", "journal_tools.core.figure_child"],
+        [sys.executable, "-m", "journal_tools.core.code.figure_child"],
         input=json.dumps(targets), capture_output=True, text=True, env=env,
     )
     if proc.returncode != 0:

@@ -23,13 +23,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from journal_tools.core import frontmatter, limits
-from journal_tools.core.fences import Fence, FenceError, scan
-from journal_tools.core.includes import ExpandedPage, expand
-from journal_tools.core.marks import NAMESPACE, Mark
 from journal_tools.core.mistake import Mistake, Origin
+from journal_tools.core.page import frontmatter, limits
+from journal_tools.core.page.fences import Fence, FenceError, scan
+from journal_tools.core.page.includes import ExpandedPage, expand
+from journal_tools.core.page.marks import NAMESPACE, Mark
+from journal_tools.core.page.source import SourceError, read_source
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import SourceError, read_source
 
 PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
 SHELL_LANGS = frozenset({"sh", "bash"})
@@ -219,7 +219,7 @@ class _Reader:
 
     def _eval_mark(self, text: str, i: int) -> Mark:
         try:
-            mark = eval(text, dict(NAMESPACE))  # the marker vocabulary is pytest's own (core/marks.py)
+            mark = eval(text, dict(NAMESPACE))  # the marker vocabulary is pytest's own (core/page/marks.py)
         except Exception as exc:  # a typo in a marker comment is a page error, not a crash
             raise PageError.at(self.origin(i), f"cannot read marker <!--{text}-->: {exc}") from None
         if not isinstance(mark, Mark):

@@ -72,7 +72,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def read(text: str, path: str) -> FrontMatter:
     """Parse the front matter at the top of ``text`` (a page's source as MkDocs reads it:
-    ``journal_tools.core.source``, one ``\\n`` per line)."""
+    ``journal_tools.core.page.source``, one ``\\n`` per line)."""
     text = text.removeprefix("\ufeff")
     m = FENCE.match(text)
     if m is None:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-from journal_tools.core.citations import BibError, CitationError
-from journal_tools.core.fences import inside_fence
-from journal_tools.core.frontmatter import body as without_front_matter
-from journal_tools.core.mathml import MathError
+from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, Page
+from journal_tools.core.markup.citations import BibError, CitationError
+from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake, Origin
-from journal_tools.core.parse import PYTHON_LANGS, SHELL_LANGS, Page
+from journal_tools.core.page.fences import inside_fence
+from journal_tools.core.page.frontmatter import body as without_front_matter
+from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import read_source
 
 # What a reader would take for Python, or for a shell session, though no fence of ours runs it.
 PYTHON_LOOKING = PYTHON_LANGS | {"pycon", "python2", "ipython", "ipython3", "py2"}

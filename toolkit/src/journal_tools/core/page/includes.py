@@ -20,8 +20,8 @@ from pathlib import Path
 from pymdownx.snippets import SnippetMissingError
 
 from journal_tools.core.mistake import Mistake, Origin
+from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
-from journal_tools.core.source import read_source
 
 __all__ = ["ExpandedPage", "IncludeError", "Origin", "expand", "expand_file", "included_files"]
 

@@ -1,6 +1,6 @@
 """LaTeX to MathML Core, one formula at a time (the ``math-core`` package).
 
-The Markdown extension (``journal_tools.core.markdown_math``) calls
+The Markdown extension (``journal_tools.core.markup.markdown_math``) calls
 :func:`tex_to_mathml` for every formula of every page, excerpt and feed
 description; the notebook pages reach it through the same extension. A
 formula that does not convert raises :class:`MathError`, which names the

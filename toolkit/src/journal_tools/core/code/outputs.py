@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
+from journal_tools.core.code.parse import Page, Step
 from journal_tools.core.mistake import Mistake, Origin
-from journal_tools.core.parse import Page, Step
 
 _DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
 # A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z"

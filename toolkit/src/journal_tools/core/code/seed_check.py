@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from journal_tools.core.parse import Page, Step
-from journal_tools.core.run import SEED, BlockError, ChainResult, run_chain
+from journal_tools.core.code.parse import Page, Step
+from journal_tools.core.code.run import SEED, BlockError, ChainResult, run_chain
 
 OTHER_SEED = 1
 

@@ -7,10 +7,10 @@ numbers are mapped back to the page (or the snippet file the line was
 included from) when a traceback is shown.
 
 A block runs to the end of its process's patience only: the page tests and
-``make serve`` call these runners inside a worker process (``journal_tools.core.sandbox``)
+``make serve`` call these runners inside a worker process (``journal_tools.core.code.sandbox``)
 that is stopped past the page's time limit. So everything a block raises is
 its failure, ``KeyboardInterrupt`` and ``SystemExit`` included, and what it
-prints is kept up to a size limit (``journal_tools.core.limits``).
+prints is kept up to a size limit (``journal_tools.core.page.limits``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from journal_tools.core.limits import BoundedOutput
+from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
+from journal_tools.core.code.parse import SHELL_LANGS, Page, Part, Step
 from journal_tools.core.mistake import Mistake, Origin
-from journal_tools.core.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
-from journal_tools.core.parse import SHELL_LANGS, Page, Part, Step
+from journal_tools.core.page.limits import BoundedOutput
 
 SEED = 0
 
@@ -252,7 +252,7 @@ def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list |
     before a failure. ``update``: when a list, mismatched outputs are recorded
     there (to be written back to the page) instead of failing. ``on_step(i)``
     is called before step ``i`` starts (the sandbox starts its clock there). ``seed``: the
-    start seed (``journal_tools.core.seed_check`` runs a chain again from another).
+    start seed (``journal_tools.core.code.seed_check`` runs a chain again from another).
     """
     reset_global_state(seed)
     namespace = {"__name__": "__main__", "__builtins__": builtins}

@@ -39,7 +39,7 @@ FOLDER = "render-checks"
 RUNS_FOLDER = "page-runs"  # whole page tests: render check and code
 # The libraries a render goes through: their versions are part of every key.
 VERSIONED = ("mkdocs", "mkdocs-material", "Markdown", "pymdown-extensions", "Pygments", "math-core", "pybtex", "journal-tools")
-PACKAGE = Path(__file__).resolve().parents[1]  # journal_tools/
+PACKAGE = Path(__file__).resolve().parents[2]  # journal_tools/
 
 
 def _hasher():

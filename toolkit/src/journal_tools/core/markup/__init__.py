@@ -1,0 +1,2 @@
+"""Math and sources: TeX to MathML (a Markdown extension over math-core), citations and the
+reference list (pybtex)."""
