@@ -1,0 +1,243 @@
+"""The collected tests of the journal's pages: a Markdown page (its render check, then its code
+blocks or the page as one chain), a notebook page, the BibTeX file, and the page that cannot be
+read or whose passed tests are reused."""
+
+from __future__ import annotations
+
+import pytest
+
+from journal_tools.compat import blog
+from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
+from journal_tools.core.code.parse import Page, PageError, parse_page
+from journal_tools.core.code.render_check import check_render
+from journal_tools.core.code.run import ChainResult
+from journal_tools.core.markup import citations
+from journal_tools.core.mistake import Mistake
+from journal_tools.core.page.source import read_source
+from journal_tools.core.record.validate import check_post
+from journal_tools.core.record.verified import page_digest
+from journal_tools.core.settings import Settings
+from journal_tools.pagetest import state
+
+
+class PageFile(pytest.File):
+    """One page: its render check, then its code blocks (or the page as one chain)."""
+
+    def collect(self):
+        """The page's items; a page that cannot be read is one failing item naming the line."""
+        state.sandbox()
+        return _with_digest(self, self._items)
+
+    def _items(self):
+        settings = state.settings(self.config)
+        try:
+            if settings.is_post(self.path):
+                check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings, blog.post_errors)
+            page = parse_page(self.path, settings)
+        except Mistake as exc:  # front matter, text, includes, markers: the page cannot be read as tests
+            yield BrokenPage.from_parent(self, name="page", mistake=exc)
+            return
+        yield RenderItem.from_parent(self, name="render", page=page)
+        if page.mode == "page" and page.steps:
+            yield ChainItem.from_parent(self, name="page", page=page, steps=page.steps)
+        else:
+            for step in page.steps:
+                line = page.where(step.parts[0].fence.start).line
+                yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
+
+
+def _with_digest(file: pytest.File, make_items) -> list:
+    """The file's items, each carrying the page's digest (taken before the page is read, so an
+    edit while the tests run can only make the record stale, never vouch for untested text)
+    and the number of items, for the verified record (``journal_tools.core.record.verified``)."""
+    settings = state.settings(file.config)
+    try:
+        digest = page_digest(file.path, settings)
+    except (OSError, UnicodeError):
+        digest = None
+    runs = state.page_runs(file.config)
+    key = runs.key(settings.rel(file.path), digest) if digest is not None else None
+    page = {"path": settings.rel(file.path), "digest": digest, "notebook": settings.is_notebook(file.path), "run_key": key}
+    # A reused page is recorded as verified as a run of it would be (same counts, this run's
+    # date), so the record after a reuse equals what a FRESH=1 run writes.
+    proved = runs.result(key) if key is not None else None
+    items = [ReusedPage.from_parent(file, name="reused")] if proved is not None else list(make_items())
+    page |= {"items": len(items), "reused": proved}
+    for item in items:
+        item.user_properties.append(("pagetest_page", page))
+    return items
+
+
+class NotebookFile(pytest.File):
+    """A notebook page: its Markdown cells' math, then its code cells in one namespace."""
+
+    def collect(self):
+        """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
+        state.sandbox()
+        return _with_digest(self, self._items)
+
+    def _items(self):
+        try:
+            nb = read_notebook(self.path, state.settings(self.config))
+        except PageError as exc:  # a bad execution: timeout:, with its line
+            yield BrokenPage.from_parent(self, name="notebook", mistake=exc)
+            return
+        except Exception as exc:  # jupytext's own errors have no common base class
+            mistake = PageError(state.settings(self.config).rel(self.path), None, f"cannot read the notebook: {exc}")
+            yield BrokenPage.from_parent(self, name="notebook", mistake=mistake)
+            return
+        yield NotebookRender.from_parent(self, name="render", notebook=nb)
+        yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
+
+
+class BibFile(pytest.File):
+    """The citations' BibTeX file: one test, that pybtex reads it and formats every entry."""
+
+    def collect(self):
+        """The ``bibliography`` item."""
+        yield BibItem.from_parent(self, name="bibliography")
+
+
+def _own_bib_test(settings: Settings) -> str | None:
+    """The node id of the BibTeX file's own test, when the page tests collect one."""
+    bib = settings.bibliography
+    if bib is None or settings.docs_dir not in bib.parents:
+        return None
+    return f"{settings.rel(bib)}::bibliography"
+
+
+def _broken_bibliography(exc: citations.BibError, settings: Settings):
+    """A page's render check when the BibTeX file cannot be read: skip if the file's own test
+    fails for it (one mistake, one failure), else fail with the file's error."""
+    reporter = _own_bib_test(settings)
+    if reporter is None:
+        raise exc
+    pytest.skip(f"the citations cannot be checked: {exc.rel} cannot be read; {reporter} reports why")
+
+
+class _PageItem(pytest.Item):
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, Mistake):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}::{self.name}"
+
+
+class BrokenPage(_PageItem):
+    """A page that cannot be read as tests: fails with the page's own mistake."""
+
+    def __init__(self, *, mistake: Mistake, **kwargs):
+        super().__init__(**kwargs)
+        self.mistake = mistake
+
+    def runtest(self):
+        """Fail with the page's own mistake."""
+        raise self.mistake
+
+
+class ReusedPage(_PageItem):
+    """A page whose every test passed with these same inputs (``core/code/render_record.py``): not run again."""
+
+    def runtest(self):
+        """Nothing to run; counted in the session's "reused" line."""
+        self.user_properties.append(("pagetest_reused", 1))
+
+
+class RenderItem(_PageItem):
+    """The page as rendered: its math converts and its code blocks are the ones run."""
+
+    def __init__(self, *, page: Page, **kwargs):
+        super().__init__(**kwargs)
+        self.page = page
+
+    def runtest(self):
+        """Render the page and compare what a reader sees with what runs."""
+        self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
+        checks = state.render_checks(self.config)
+        key = checks.key(self.page.path, self.page.expanded.text)
+        if checks.passed(key):  # the same inputs passed before (core/code/render_record.py's docstring)
+            return
+        try:
+            check_render(self.page, state.settings(self.config))
+        except citations.BibError as exc:
+            _broken_bibliography(exc, state.settings(self.config))
+        checks.record(key)
+
+
+class BibItem(_PageItem):
+    """The BibTeX file reads and every entry formats (a failure names the file and line)."""
+
+    def runtest(self):
+        """Load the file as the build does."""
+        try:
+            citations.load(self.path)
+        except citations.BibError:
+            raise
+
+
+class ChainItem(_PageItem):
+    """One block (with its cont blocks), or the whole page in ``doctest: page`` mode."""
+
+    def __init__(self, *, page: Page, steps, **kwargs):
+        super().__init__(**kwargs)
+        self.page = page
+        self.steps = steps
+        self.add_marker(pytest.mark.pagetest)
+
+    def runtest(self):
+        """Run the steps; count what ran; report skips and xfails as pytest outcomes."""
+        updating = self.config.getoption("update_outputs")
+        updates = [] if updating else None
+        result = ChainResult()
+        try:
+            state.sandbox().run_chain(self.page, self.steps, result, updates, snippet_dirs=state.settings(self.config).snippet_dirs)
+        finally:
+            # Counted even when a block fails: the blocks before it did run.
+            self.user_properties.append(("pagetest_run", result.executed_fences))
+            self.user_properties.append(("pagetest_numbers", result.numbers_checked))
+            skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
+            self.user_properties.append(("pagetest_skipped", skipped))
+        if updates:
+            self.config.stash[state.UPDATES].extend(updates)
+        if result.results and len(result.skipped) == len(result.results):
+            pytest.skip("; ".join(skipped))
+        if result.results and len(result.xfailed) == len(result.results):
+            pytest.xfail("; ".join(r.reason for r in result.xfailed))
+
+
+class NotebookRender(_PageItem):
+    """The notebook's Markdown cells, rendered as the build renders them: every formula converts."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+
+    def runtest(self):
+        """Convert every Markdown cell with the site's Markdown."""
+        self.user_properties.append(("pagetest_fences", len(self.notebook.code_cells)))
+        try:
+            check_notebook_math(self.notebook, state.settings(self.config))
+        except citations.BibError as exc:
+            _broken_bibliography(exc, state.settings(self.config))
+
+
+class NotebookItem(_PageItem):
+    """The notebook's code cells, top to bottom in one namespace, in the notebook's folder."""
+
+    def __init__(self, *, notebook: Notebook, **kwargs):
+        super().__init__(**kwargs)
+        self.notebook = notebook
+        self.add_marker(pytest.mark.pagetest)
+
+    def runtest(self):
+        """Run every code cell; count the cells that ran."""
+        ran: list = []
+        try:
+            state.sandbox().run_notebook(self.notebook, self.path.parent, ran, snippet_dirs=state.settings(self.config).snippet_dirs)
+        finally:
+            self.user_properties.append(("pagetest_run", len(ran)))
+            self.user_properties.append(("pagetest_skipped", []))
+
+

@@ -1,0 +1,66 @@
+"""What one pytest session of page tests shares (kept in ``config.stash``): the journal's
+settings, the worker for page code, the remembered render checks and page runs, and the
+pages ``--update-outputs`` rewrites."""
+
+from __future__ import annotations
+
+import atexit
+from pathlib import Path
+
+import pytest
+
+from journal_tools.compat import mkdocs_config
+from journal_tools.core.code.render_record import RUNS_FOLDER, RenderChecks
+from journal_tools.core.code.sandbox import Sandbox
+from journal_tools.core.settings import Settings
+
+UPDATES = pytest.StashKey[list]()
+# Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
+REWRITTEN = pytest.StashKey[dict]()
+_RENDER_CHECKS = pytest.StashKey[RenderChecks]()
+_PAGE_RUNS = pytest.StashKey[RenderChecks]()
+
+
+_SETTINGS = pytest.StashKey[Settings]()
+_SHARED: list[Sandbox] = []
+
+
+def sandbox() -> Sandbox:
+    """The worker for page code: one per pytest process (each pytest-xdist worker has its
+    own), shared by the sessions the process runs (a pytest run inside a test, pytester's,
+    finds it warm), replaced when a block kills it, stopped when the process ends."""
+    if not _SHARED:
+        _SHARED.append(Sandbox())
+        atexit.register(_SHARED[0].close)
+        _SHARED[0].start_in_background()  # the first start imports PyTorch: while the pages are collected
+    return _SHARED[0]
+
+
+def render_checks(config) -> RenderChecks:
+    """The session's remembered render checks (one digest of the toolkit per session)."""
+    if _RENDER_CHECKS not in config.stash:
+        config.stash[_RENDER_CHECKS] = RenderChecks(settings(config))
+    return config.stash[_RENDER_CHECKS]
+
+
+def page_runs(config) -> RenderChecks:
+    """The session's remembered page tests: in ``make test`` (pytest's default paths: no page,
+    folder or ``-k`` named), a page whose inputs, PyTorch and toolkit are unchanged since all its
+    tests passed is not run again. Off under FRESH=1, CI and --update-outputs; a named page
+    (``make check PAGE=...``) or folder always runs."""
+    if _PAGE_RUNS not in config.stash:
+        runs = RenderChecks(settings(config), folder=RUNS_FOLDER, versioned=("torch", "numpy"))
+        default_run = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("keyword")
+        runs.enabled = runs.enabled and default_run and not config.getoption("update_outputs")
+        config.stash[_PAGE_RUNS] = runs
+    return config.stash[_PAGE_RUNS]
+
+
+def settings(config) -> Settings | None:
+    """The journal's settings (mkdocs.yml at pytest's rootdir), or None where there is none."""
+    if _SETTINGS not in config.stash:
+        config_file = Path(config.rootpath) / "mkdocs.yml"
+        config.stash[_SETTINGS] = mkdocs_config.load(config_file) if config_file.is_file() else None
+    return config.stash[_SETTINGS]
+
+
