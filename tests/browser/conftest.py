@@ -99,6 +99,18 @@ class Visit:
             self.outside.append(url)
             route.abort()
 
+    def load(self, rel: str, scheme: str | None = None) -> None:
+        """Load site page ``rel`` afresh (fetches recorded from here), its fonts ready; with ``scheme``
+        (Material's name of the palette the browser asked for), check that Material took it (else
+        the dark run could silently test the light palette twice)."""
+        self.fetched.clear()
+        response = self.page.goto(self.server.url(rel), wait_until="load")
+        assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"
+        self.page.evaluate("document.fonts.ready.then(() => true)")
+        if scheme is not None:
+            got = self.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+            assert got == scheme, f"{rel}: Material's scheme is {got!r}, not the {scheme!r} the browser asked for"
+
     def close(self) -> None:
         self.context.close()
 
