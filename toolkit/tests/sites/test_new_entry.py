@@ -48,7 +48,7 @@ def paths(root: Path, date: dt.date = DATE) -> tuple[Path, Path, Path]:
     return (
         root / "docs" / "blog" / "posts" / f"{date.isoformat()}-{SLUG}.md",
         root / "snippets" / f"{MODULE}.py",
-        root / "tests" / "journal" / "test_snippets" / f"test_{MODULE}.py",
+        root / "tests" / "test_snippets" / f"test_{MODULE}.py",
     )
 
 

@@ -45,7 +45,7 @@ from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find
 
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
-TESTS_DIR = Path("tests") / "journal" / "test_snippets"
+TESTS_DIR = Path("tests") / "test_snippets"
 
 class EntryError(Exception):
     """A problem the author can fix (bad title, unknown category, existing file)."""
