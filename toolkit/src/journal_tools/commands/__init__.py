@@ -1,1 +1,1 @@
-"""The commands behind make targets (`make build`, `make new`) and CI's merge of the verified records."""
+"""The commands behind make targets: `make build` and `make new`."""
