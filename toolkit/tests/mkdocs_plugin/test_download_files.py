@@ -112,8 +112,8 @@ def test_a_wrong_output_names_the_download_line_and_the_page_line(block_page):
     (problem,) = script_problems(script, made, page)
     line = made.script.split("\n").index("# Prints (checked by the page tests, line 47):") + 1
     # The page's side names the first differing line inside the output fence (the fence opens at 47).
-    assert problem.startswith(f"downloads/blocks.py:{line}: the download printed other output than the page shows at "
-                              "docs/blocks.md:48 ")
+    assert (problem.where, problem.page_line) == (f"downloads/blocks.py:{line}", 48)
+    assert problem.message.startswith("the download printed other output than the page shows at docs/blocks.md:48 ")
 
 
 def test_same_sources_same_bytes(block_page):

@@ -25,11 +25,11 @@ is shared between test processes, so this holds under pytest-xdist in any order.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, update_hint
@@ -73,7 +73,21 @@ class DownloadFailed(AssertionError):
     """A download printed other than the page shows, or failed; the message names both lines."""
 
 
-def script_problems(script: Path, download: Download, page: Page, timeout: float = 600) -> list[str]:
+@dataclass(frozen=True)
+class Problem:
+    """One way a download fails the page: where in the download (``downloads/<entry>.py:N``), the
+    page line it goes wrong at (an output the block checks, or the block that raised; None when
+    the download did not run at all) and what is wrong."""
+
+    where: str
+    page_line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+def script_problems(script: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
     """Run the .py in a fresh process; one message per checked output it does not reproduce."""
     shown = f"{script.parent.name}/{script.name}"  # downloads/<entry>.py, as the site serves it
     with tempfile.TemporaryDirectory(prefix="download-") as tmp:
@@ -82,19 +96,20 @@ def script_problems(script: Path, download: Download, page: Page, timeout: float
         run = subprocess.run([sys.executable, "-c", RUNNER, str(script.resolve()), str(ranges), str(out)],
                              cwd=tmp, capture_output=True, text=True, timeout=timeout)
         if not out.is_file():
-            return [f"{shown}:1: the script did not run to the end (exit {run.returncode}):\n{run.stderr[-3000:]}"]
+            return [Problem(f"{shown}:1", None, f"the script did not run to the end (exit {run.returncode}):\n{run.stderr[-3000:]}")]
         result = json.loads(out.read_text(encoding="utf-8"))
     lines = download.script.split("\n")
     problems = _compare(page, download.placed, result["printed"],
                         lambda placed: f"{shown}:{_comment_line(lines, placed)}")
     if result["error"] is not None:
         err = result["error"]
-        at = f" (the block at {page.path}:{download.placed[err['block']].step.origin.line})" if err["block"] is not None else ""
-        problems.append(f"{shown}:{err['line']}: the script raised{at}:\n{err['report']}")
+        line = download.placed[err["block"]].step.origin.line if err["block"] is not None else None
+        at = f" (the block at {page.path}:{line})" if line is not None else ""
+        problems.append(Problem(f"{shown}:{err['line']}", line, f"the script raised{at}:\n{err['report']}"))
     return problems
 
 
-def notebook_problems(notebook: Path, download: Download, page: Page, timeout: float = 600) -> list[str]:
+def notebook_problems(notebook: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
     """Run the .ipynb with nbclient in a fresh kernel; one message per checked output it does not reproduce."""
     import nbclient
     import nbformat
@@ -113,8 +128,9 @@ def notebook_problems(notebook: Path, download: Download, page: Page, timeout: f
                 o.get("output_type") == "error" for o in c.get("outputs", []))), None)
             where = _cell_line(text_lines, failed.id) if failed is not None else 1
             block = next((p for p in download.placed if failed is not None and failed.id in p.cells), None)
-            at = f" (the block at {page.path}:{block.step.origin.line})" if block is not None else ""
-            problems.append(f"{shown}:{where}: cell {failed.id if failed is not None else '?'} raised{at}:\n{exc}")
+            line = block.step.origin.line if block is not None else None
+            at = f" (the block at {page.path}:{line})" if line is not None else ""
+            problems.append(Problem(f"{shown}:{where}", line, f"cell {failed.id if failed is not None else '?'} raised{at}:\n{exc}"))
     printed_by_cell = {c.id: "".join(o.get("text", "") for o in c.get("outputs", [])
                                      if o.get("output_type") == "stream" and o.get("name") == "stdout")
                        for c in nb.cells if c.cell_type == "code"}
@@ -123,7 +139,7 @@ def notebook_problems(notebook: Path, download: Download, page: Page, timeout: f
                     lambda placed: f"{shown}:{_cell_line(text_lines, placed.cells[-1])}") + problems
 
 
-def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> list[str]:
+def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> list[Problem]:
     problems = []
     for p, out in zip(placed, printed):
         if not p.lines:  # not run (a skipped block): nothing to compare
@@ -133,8 +149,9 @@ def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> lis
                 check(page, p.step, out)
             except OutputMismatch as mismatch:
                 first, _, rest = mismatch.problem.replace(f"; {update_hint(page.path)}", "").partition("\n")
-                problems.append(f"{where(p)}: the download printed other output than the page shows at "
-                                f"{mismatch.origin.describe()} ({first})\n{rest}")
+                line = mismatch.line if mismatch.path == page.path else p.step.origin.line
+                problems.append(Problem(where(p), line, f"the download printed other output than the page shows at "
+                                                        f"{mismatch.origin.describe()} ({first})\n{rest}"))
     return problems
 
 
@@ -213,16 +230,16 @@ def check_downloads(built, request, name: str) -> None:
             pytest.skip(f"{cause[0]} fails: the page's own test reports it ({cause[1]})")
         if cause is not None:
             pytest.fail(f"{cause[1]}\n(the downloads fail because the page's own test does; {cause[0]}, which "
-                        "reports it, is not in this run)\n\n" + "\n".join(problems), pytrace=False)
-        pytest.fail("\n".join(problems), pytrace=False)
+                        "reports it, is not in this run)\n\n" + "\n".join(map(str, problems)), pytrace=False)
+        pytest.fail("\n".join(map(str, problems)), pytrace=False)
     checks.passed(script, [notebook, *_read_by_the_check(built, name)])
 
 
-def first_failing_block(problems: list[str], page: Page) -> Step | None:
+def first_failing_block(problems: list[Problem], page: Page) -> Step | None:
     """The page's block where the downloads first go wrong: the earliest page line the problems
     name (an output the block checks, or the block that raised), and the block it belongs to. What
     follows it in a download runs after it (a script stops at the first error), so it is no new cause."""
-    named = [int(m[1]) for p in problems for m in re.finditer(re.escape(page.path) + r":(\d+)", p)]
+    named = [p.page_line for p in problems if p.page_line is not None]
     if not named:
         return None
     first = min(named)
@@ -237,7 +254,7 @@ def page_test_id(page: Page, step: Step) -> str:
     return f"{page.path}::line {page.where(step.parts[0].fence.start).line}"
 
 
-def failing_page_test(problems: list[str], page: Page, project: Path) -> tuple[str, str] | None:
+def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tuple[str, str] | None:
     """(node id, first report line) of the page test that fails where the downloads first go wrong,
     asked again now with the page tests' own code; None when that test passes (the downloads alone
     are wrong). The page is read anew from ``project`` and the test's steps run in a fresh worker
