@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from journal_tools.testing.site import _IGNORE, CACHE_STORE, FONTS, ROOT, seed_caches
+from journal_tools.testing.site import _IGNORE, ROOT, with_checkout_state
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "journal"
 
@@ -24,8 +24,4 @@ def fixture_project(dst: Path, src: Path = ROOT, *, caches: bool = True, tests: 
     shutil.copy2(src / "requirements.txt", dst / "requirements.txt")
     for name in ("docs", "snippets", *(["tests"] if tests else [])):
         shutil.copytree(FIXTURE / name, dst / name, ignore=_IGNORE)
-    if (src / FONTS).is_dir():
-        shutil.copytree(src / FONTS, dst / FONTS)
-    if caches:
-        seed_caches(dst, CACHE_STORE, src / ".cache")
-    return dst
+    return with_checkout_state(dst, src, caches=caches)

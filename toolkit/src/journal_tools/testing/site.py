@@ -87,12 +87,17 @@ def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
     for name in PROJECT_DIRS:
         if (src / name).is_dir():
             shutil.copytree(src / name, dst / name, ignore=_IGNORE)
-    # The math font (installed by `make setup`, never committed): the hook copies
-    # it into the site; without it every page requests a font that is not there.
-    if (src / FONTS).is_dir():
-        shutil.copytree(src / FONTS, dst / FONTS)
+    return with_checkout_state(dst, src, caches=caches)
+
+
+def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Path:
+    """Give the copy ``dst`` what a checkout holds but never commits: the math font (installed
+    by `make setup`; the plugin copies it into the site, and without it every page requests a
+    font that is not there) and, with ``caches``, the stored build caches."""
+    if (checkout / FONTS).is_dir():
+        shutil.copytree(checkout / FONTS, dst / FONTS)
     if caches:
-        seed_caches(dst, CACHE_STORE, src / ".cache")
+        seed_caches(dst, CACHE_STORE, checkout / ".cache")
     return dst
 
 
