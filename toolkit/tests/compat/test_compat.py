@@ -692,6 +692,47 @@ def test_link_warnings_of_a_real_build_get_the_file_and_line(journal, caplog):
            f"MkDocs' broken-link warning no longer reads as journal_tools/compat/mkdocs_log.py parses it: {messages}")
 
 
+def test_quiet_rebuilds_leaves_out_the_lines_mkdocs_logs_for_each_rebuild(live_server, journal, caplog):
+    """journal_tools.serve.save_log's one line per save stands for these: each must still be worded
+    as compat/mkdocs_log.py matches it, and be left out once quiet_rebuilds() is on."""
+    import inspect
+
+    import mkdocs.commands.serve
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    settings, _ = journal
+    config = load_config(str(settings.config_file), site_dir=str(settings.root / "site"))
+    config.plugins = type(config.plugins)()
+
+    def one_rebuild():
+        livereload.request_rebuild(live_server)
+        live_server.builds.acquire(timeout=10)
+        build(config, serve_url="http://127.0.0.1:8000/")  # as mkdocs serve builds
+        time.sleep(0.5)  # the server logs "Reloading browsers" once its builder has returned
+
+    names = ("mkdocs.livereload", "mkdocs.commands.build", "mkdocs.commands.serve")
+    try:
+        with caplog.at_level(logging.INFO):
+            one_rebuild()
+            before = [r.getMessage() for r in caplog.records if r.name in names]
+            caplog.clear()
+            mkdocs_log.quiet_rebuilds()
+            one_rebuild()
+            logging.getLogger("mkdocs.commands.build").warning("a warning still shows")
+            after = [r.getMessage() for r in caplog.records if r.name in names]
+    finally:
+        for name in names:
+            logger = logging.getLogger(name)
+            logger.filters = [f for f in logger.filters if type(f).__module__ != mkdocs_log.__name__]
+    for line in ("Detected file changes", "Reloading browsers", "Documentation built in"):
+        expect(any(line in m for m in before), "mkdocs", f"MkDocs no longer logs {line!r} for a rebuild: {before}")
+    expect('log.info("Building documentation...")' in inspect.getsource(mkdocs.commands.serve), "mkdocs",
+           "mkdocs serve's builder no longer logs 'Building documentation...' (compat/mkdocs_log.py)")
+    expect(after == ["a warning still shows"], "mkdocs",
+           f"quiet_rebuilds() no longer leaves out MkDocs' lines for each rebuild: {after}")
+
+
 # -- MkDocs' front-matter rule, which the core mirrors (core/page/frontmatter.py) -------------------
 
 @pytest.mark.parametrize("text", [

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 from journal_tools.serve import error_pages
 from journal_tools.serve.rebuild_requests import RebuildRequests
+from journal_tools.serve.save_log import SaveLog
 
 
 class _Server:
@@ -36,7 +37,7 @@ def test_each_rebuild_logs_done_or_failed_even_when_equally_fast(caplog):
 
     server = _Server(build)
     state = SimpleNamespace(last_error=None, build_error=None, rebuilds=0,
-                            rebuild_requests=RebuildRequests())
+                            rebuild_requests=RebuildRequests(), save_log=SaveLog(settings=None))
     error_pages.install_error_pages(server, state)
     with caplog.at_level(logging.INFO, logger="mkdocs.plugins.journal.serve"):
         for _ in range(3):

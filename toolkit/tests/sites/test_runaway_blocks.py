@@ -153,26 +153,6 @@ def _wait_until_running(runner: code_runner.CodeRunner, page: Path) -> None:
         time.sleep(0.05)
 
 
-def test_a_page_shown_before_its_code_is_done_is_rebuilt_when_it_is(tmp_path, monkeypatch):
-    """A render waits WAIT_SECONDS for its page's code, then shows "code still running"; the
-    live-reload server is asked for a rebuild when the code is done, which shows its outcome."""
-    root = fixture_project(tmp_path / "project")
-    page = root / ENTRY
-    page.write_text(page.read_text(encoding="utf-8").replace("print(weights)", "import time; time.sleep(3); print(weights)"),
-                    encoding="utf-8")
-    monkeypatch.setattr(serve, "WAIT_SECONDS", 0.2)
-    settings = mkdocs_config.load(root / "mkdocs.yml")
-    state = serve.ServeState(settings)
-    state.rebuild_requests.server = server = _RebuildRecorder()
-    try:
-        state.schedule([page], settings)
-        assert state.outcome(page)["pending"] and not server.asked.is_set()
-        assert server.asked.wait(120), "no rebuild was asked for when the code was done"
-        assert state.outcome(page)["failures"] == []
-    finally:
-        state.runner.close()
-
-
 def test_a_rebuild_asked_for_during_the_first_build_happens_once_serving_starts(tmp_path):
     """MkDocs hands the plugin its server only after the first build: a page whose code
     outlasted that build's wait still gets its rebuild."""

@@ -1,4 +1,5 @@
-"""MkDocs' log messages (1.6): its link warnings given the file and line of the link.
+"""MkDocs' log messages (1.6): its link warnings given the file and line of the link; its
+lines for each serve rebuild left out (:func:`quiet_rebuilds`).
 
 MkDocs warns "Doc file 'x.md' contains a link 'y.md', but the target is not
 found among documentation files" naming the file but not the line. The
@@ -14,7 +15,7 @@ import logging
 import re
 from pathlib import Path
 
-__all__ = ["LinkLocator", "locate_link"]
+__all__ = ["LinkLocator", "locate_link", "quiet_rebuilds"]
 
 
 _LINK_WARNING = re.compile(r"^Doc file '(?P<file>[^']+)' contains (?:a|an [\w ]+?) link (?:to )?'(?P<link>[^']+)'")
@@ -71,3 +72,30 @@ class LinkLocator(logging.Filter):
         locator = cls(docs_dir, root)
         logger.addFilter(locator)
         return locator
+
+
+# What MkDocs 1.6 logs at every serve rebuild, by logger: the live-reload server's lines carry a
+# "[HH:MM:SS] " prefix (its logger adapter). make serve's own line per save says all of it
+# (journal_tools.serve.save_log); an error or warning of MkDocs' still shows.
+_REBUILD_LINES = {
+    "mkdocs.commands.serve": re.compile(r"Building documentation\.\.\.$"),
+    "mkdocs.commands.build": re.compile(r"(Cleaning site directory|Documentation built in [\d.]+ seconds)$"),
+    "mkdocs.livereload": re.compile(r"(\[\d\d:\d\d:\d\d\] )?(Detected file changes|Reloading browsers)$"),
+}
+
+
+class _RebuildLines(logging.Filter):
+    def __init__(self, pattern: re.Pattern):
+        super().__init__()
+        self.pattern = pattern
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.INFO or not self.pattern.match(record.getMessage())
+
+
+def quiet_rebuilds() -> None:
+    """Leave out MkDocs' info lines of each rebuild from now on (once per process)."""
+    for name, pattern in _REBUILD_LINES.items():
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _RebuildLines) for f in logger.filters):
+            logger.addFilter(_RebuildLines(pattern))

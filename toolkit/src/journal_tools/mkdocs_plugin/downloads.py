@@ -150,10 +150,11 @@ def _markdown_cell(source: str, cell_id: str) -> dict:
 # -- in the build (the only MkDocs of this module: imported where used) -----------------
 
 
-def add_files(files, config, settings: Settings) -> dict[Path, list]:
+def add_files(files, config, settings: Settings, digest=None, kept: dict | None = None) -> dict[Path, list]:
     """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
-    A post the page tests cannot read gets none (its own test names the line). Made afresh at every
-    build: a few milliseconds an entry, and ``make serve`` builds only its recent window."""
+    A post the page tests cannot read gets none (its own test names the line). ``kept`` (make serve:
+    kept across rebuilds) holds each post's download under ``digest(post)``, the verified digest of
+    everything a download is made of (the page, its snippets, the pins): a save makes only its own."""
     from mkdocs.structure.files import File
 
     from journal_tools.core.mistake import Mistake
@@ -163,11 +164,17 @@ def add_files(files, config, settings: Settings) -> dict[Path, list]:
         src = Path(file.abs_src_path) if file.abs_src_path else None
         if src is None or src.suffix != ".md" or not settings.is_post(src):
             continue
-        try:
-            download = make(src, settings)
-        except Mistake:  # the page's own test reports it
-            continue
-        if not download.placed:
+        key = digest(src) if digest is not None and kept is not None else None
+        if key is not None and src in kept and kept[src][0] == key:
+            download = kept[src][1]
+        else:
+            try:
+                download = make(src, settings)
+            except Mistake:  # the page's own test reports it
+                download = None
+            if key is not None:
+                kept[src] = (key, download)
+        if download is None or not download.placed:
             continue
         made[src] = [File.generated(config, f"{FOLDER}/{download.name}{ext}", content=text)
                      for ext, text in ((".py", download.script), (".ipynb", download.notebook))]

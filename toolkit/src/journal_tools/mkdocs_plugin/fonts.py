@@ -37,6 +37,7 @@ with the served subset and with the whole font, and wants the same pixels.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shutil
@@ -105,16 +106,25 @@ def _styled_forms(cp: int) -> tuple[int, ...]:
 
 def math_codepoints(html: str) -> set[int]:
     """The code points of the MathML in ``html`` that the subset may need (see the module doc)."""
+    found: set[int] = set()
+    for formula in _MATH.findall(html):
+        found |= _formula_codepoints(formula)
+    return found
+
+
+# Per formula, cached: every build of make serve meets the same formulas again (and a listing
+# page meets each excerpt's), and the answer depends on the formula's text alone.
+@functools.lru_cache(maxsize=None)
+def _formula_codepoints(formula: str) -> frozenset[int]:
     import html as html_lib
 
     found = set()
-    for formula in _MATH.findall(html):
-        text = html_lib.unescape(_TAG.sub("", formula))
-        found.update(_DRAWN_BY_ELEMENT[name] for name in _ELEMENT.findall(formula))
-        for cp in map(ord, text):
-            found.add(cp)
-            found.update(_styled_forms(cp))
-    return {cp for cp in found if any(lo <= cp <= hi for lo, hi in SUBSET_RANGES)}
+    text = html_lib.unescape(_TAG.sub("", formula))
+    found.update(_DRAWN_BY_ELEMENT[name] for name in _ELEMENT.findall(formula))
+    for cp in map(ord, text):
+        found.add(cp)
+        found.update(_styled_forms(cp))
+    return frozenset(cp for cp in found if any(lo <= cp <= hi for lo, hi in SUBSET_RANGES))
 
 
 def package_dir(root: Path) -> Path:

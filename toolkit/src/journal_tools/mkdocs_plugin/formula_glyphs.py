@@ -19,6 +19,7 @@ A character the whole font lacks is not the subset's fault and is left out.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -92,11 +93,18 @@ def needs(html: str) -> set[Need]:
     """What the formulas of one built page need from the math font."""
     found: set[Need] = set()
     for formula in _MATH.findall(html):
-        parser = _Formula()
-        parser.feed(formula)
-        parser.close()
-        found |= parser.found
+        found |= _formula_needs(formula)
     return found
+
+
+# Cached per formula: each serve rebuild meets the same formulas again, and what one needs
+# depends on its text alone.
+@functools.lru_cache(maxsize=None)
+def _formula_needs(formula: str) -> frozenset[Need]:
+    parser = _Formula()
+    parser.feed(formula)
+    parser.close()
+    return frozenset(parser.found)
 
 
 class _Font:

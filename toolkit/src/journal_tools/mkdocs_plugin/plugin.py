@@ -158,6 +158,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     verified_record: dict[str, verified.Entry]
     math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
+    kept_downloads: dict  # make serve: each post's download under its digest, kept across rebuilds
+    # What the log last said (serve: kept across rebuilds, said again only when it changes).
+    _unverified_said: list[str] | None = None  # the pages not verified since their last change
+    _uncited_said: list[str] | None = None  # the BibTeX entries no page cites
     # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
     # plugin sets its warm worker's drawing here under ``mkdocs serve``.
     draw_figures = None
@@ -165,6 +169,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
         self.serving = command == "serve"
+        self.kept_downloads = {}
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -207,6 +212,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Start this build's record of the cited keys and of its render mistakes."""
         self.cited = citations.Cited()
         self.render_mistakes = Mistakes()
+        self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -221,7 +227,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 checks.add(exc)
         _stop_if_any(checks)
-        self.downloads = (downloads.add_files(files, config, self.settings)
+        # make serve keeps each post's download under its digest (the badge's, computed once a build)
+        self.downloads = (downloads.add_files(files, config, self.settings, self._page_digest,
+                                              self.kept_downloads if self.serving else None)
                           if self.config.downloads else {})
         if refs:
             cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
@@ -321,8 +329,17 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         entry = self.verified_record.get(rel)
         digest = self._page_digest(src)
         if entry is None or entry.digest != digest:
-            log.info(f"{rel}: not verified since the last change (make test runs its code)")
+            self.unverified.append(rel)
         return verified.add_badge(html, verified.badge_html(entry, digest) + links)
+
+    def _list_unverified(self) -> None:
+        """One line for the pages not verified since their last change, when that list is new: a serve
+        rebuild after a save of one page says it once, not a line for every page it did not touch."""
+        pages = sorted(set(self.unverified))
+        if pages and pages != self._unverified_said:
+            names = ", ".join(pages[:3]) + (f" and {len(pages) - 3:,} more" if len(pages) > 3 else "")
+            log.info(f"not verified since the last change (make test runs the code): {names}")
+        self._unverified_said = pages
 
     def _page_digest(self, src: Path) -> str:
         """``verified.page_digest``, once per page per build."""
@@ -354,6 +371,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.config.slim_pages:  # in make serve too: it serves what make build publishes
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         self._list_uncited()
+        self._list_unverified()
         if not self.config.math_font:
             return
         served = fonts.copy_to_site(config.site_dir, root=self.settings.root, codepoints=self.math_codepoints)
@@ -374,8 +392,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             bib = citations.load(path)
         except citations.BibError as exc:
             raise PluginError(str(exc)) from None
-        for line, key in self.cited.uncited(bib):
-            log.info(f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build")
+        lines = [f"{bib.rel}:{line}: entry {key!r} is cited by no page of this build" for line, key in self.cited.uncited(bib)]
+        if lines != self._uncited_said:  # make serve: said again only when it changes, not at every save
+            for text in lines:
+                log.info(text)
+        self._uncited_said = lines
 
 
 def _stop_if_any(mistakes: Mistakes) -> None:

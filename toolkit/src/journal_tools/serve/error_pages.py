@@ -2,8 +2,8 @@
 
 Every page request gets an error page with the build's message (the same
 ``file:line`` messages ``make build`` prints), and live reload brings the site
-back once the file is fixed. Each rebuild logs ``rebuild 7 done in 0.45 s`` or
-``... failed``.
+back once the file is fixed. Each rebuild logs ``rebuild 7 done in 0.45 s · ...``
+(``save_log``) or ``... failed``.
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ def install_error_pages(server, state: ServeState) -> None:
                 build(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001 - every build error goes to the browser
                 state.build_error = state.last_error or str(exc) or type(exc).__name__
+                state.save_log.scheduled({})  # its pages are not served: their runs report on their pages
                 log.error("rebuild %d failed; the browser shows: %s", state.rebuilds, state.build_error.split("\n", 1)[0])
             else:
                 state.build_error = None
-                # Every rebuild ends in this line or the one above. MkDocs' own "Documentation
-                # built in 0.45 seconds" goes through a filter that drops a message seen before
-                # (mkdocs.__main__ puts utils.DuplicateFilter on the build logger), so a rebuild
-                # as fast as an earlier one used to end with no line at all.
-                log.info("rebuild %d done in %.2f s", state.rebuilds, time.monotonic() - start)
+                # Every rebuild ends in this line (save_log: once its code is done too) or the one above.
+                # MkDocs' own "Documentation built in 0.45 seconds" went through a filter that drops a
+                # message seen before (mkdocs.__main__ puts utils.DuplicateFilter on the build logger),
+                # so a rebuild as fast as an earlier one used to end with no line at all.
+                state.save_log.built(f"rebuild {state.rebuilds}", time.monotonic() - start)
 
         return builder
 

@@ -2,16 +2,19 @@
 
 Added to the page's final HTML, never to its content: the search index, the
 reading time, the feeds and the cached template output stay exactly what
-``make build`` makes.
+``make build`` makes. The block anchors and the window's line are written at
+build time; the status line is added when the page is requested
+(``live_panels``), with the outcome known then.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 import time
 
-__all__ = ["PANEL_STYLE", "anchor_blocks", "panel_html", "with_panel"]
+__all__ = ["PANEL_STYLE", "anchor_blocks", "panel_html", "status_html", "with_panel"]
 
 PANEL_STYLE = (
     "<style>.journal-run{font-size:.7rem;margin:0 0 1em;padding:.3em .6em;border-radius:.2rem}"
@@ -21,22 +24,46 @@ PANEL_STYLE = (
 )
 
 
-def panel_html(outcome: dict) -> str:
-    """The status line (all passed) or the failure panel, as HTML for the top of the page."""
+def panel_html(outcome: dict, poll: str | None = None) -> str:
+    """The status line (all passed, or code still running) or the failure panel, as HTML for the top
+    of the page. ``poll``: where a status line of code still running asks for the outcome
+    (``live_panels``); it replaces itself with the answer, so the page needs no rebuild."""
+    return PANEL_STYLE + status_html(outcome, poll)
+
+
+def status_html(outcome: dict, poll: str | None = None) -> str:
+    """``panel_html`` without its stylesheet: what replaces a status line in place."""
     when = outcome.get("at") or time.strftime("%H:%M:%S")
     if outcome.get("pending"):
-        return f'{PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">code still running at {when}…</p>'
+        line = f'<p class="journal-run journal-run--ok" role="status">code still running since {when}…</p>'
+        return line + (_POLL_SCRIPT.replace("URL", json.dumps(poll)) if poll else "")
     failures = outcome["failures"]
+    fill = outcome.get("to_fill", [])
     if not failures:
-        return (f'{PANEL_STYLE}<p class="journal-run journal-run--ok" role="status">✓ {outcome["ran"]} code blocks ran '
-                f'in {outcome["seconds"]:.1f} s · {when}</p>')
+        extra = ""
+        if fill:
+            where = ", ".join(f'<a href="#block-{f["line"]}">{html.escape(f["where"])}</a>' for f in fill)
+            extra = f' · {len(fill)} output{"s" if len(fill) > 1 else ""} to fill (<code>make update-outputs</code>): {where}'
+        return (f'<p class="journal-run journal-run--ok" role="status">✓ {outcome["ran"]} code blocks ran '
+                f'in {outcome["seconds"]:.1f} s{extra} · {when}</p>')
     items = []
     for f in failures:
         link = f' <a href="#block-{f["line"]}">go to the block</a>' if f.get("line") else ""
         items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>'
                      f'<pre><code>{html.escape(f["report"])}</code></pre>')
-    return (f'{PANEL_STYLE}<div class="journal-run journal-run--failed" role="alert"><p>✗ {len(failures)} failing '
+    return (f'<div class="journal-run journal-run--failed" role="alert"><p>✗ {len(failures)} failing '
             f'block{"s" if len(failures) > 1 else ""} ({outcome["ran"]} ran · {when})</p>{"".join(items)}</div>')
+
+
+# The status line of code still running asks the server for the outcome (a long poll: the server
+# answers when the code is done, 204 meanwhile) and puts the answer in its own place. A script of
+# ours, served by make serve only: no rebuild, no reload, the reader's scroll position kept.
+_POLL_SCRIPT = (
+    "<script>(function(s){var p=s.previousElementSibling;function ask(){fetch(URL,{cache:'no-store'})"
+    ".then(function(r){if(r.status!==200){setTimeout(ask,r.status===204?0:1000);return;}"
+    "return r.text().then(function(h){s.remove();p.outerHTML=h;});})"
+    ".catch(function(){setTimeout(ask,1000);});}ask();})(document.currentScript)</script>"
+)
 
 
 _CODE_DIV = re.compile(r'<div class="language-[\w+-]+ highlight"')

@@ -5,7 +5,10 @@ It does nothing under ``mkdocs build``. Under ``mkdocs serve`` it
 - serves a recent window of entries (``window``; ``make serve POSTS=N|all``),
   noted on every page that lists entries;
 - runs the code of each saved page in a warm worker while MkDocs renders,
-  and shows the outcome at the top of the page (``state``, ``panels``);
+  and shows the outcome at the top of the page when it is requested, without
+  waiting for it in the build (``state``, ``live_panels``, ``panels``);
+- says in one terminal line per save what was rebuilt, what ran, what failed
+  (``save_log``);
 - draws build-time figures in that worker, a changed one after the rebuild;
 - executes a notebook whose cache misses in the background;
 - shows a failed rebuild in the browser instead of leaving it waiting.
@@ -18,17 +21,19 @@ the journal plugin's ``draw_figures``, set here when both are listed.
 from __future__ import annotations
 
 import logging
+import time
+import urllib.parse
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
-from journal_tools.compat import jupyter, mkdocs_config, pages
+from journal_tools.compat import jupyter, livereload, mkdocs_config, mkdocs_log, pages
 from journal_tools.core.code import figures
 from journal_tools.core.page import fences
 from journal_tools.core.settings import Settings
-from journal_tools.serve import error_pages, panels, state
+from journal_tools.serve import error_pages, live_panels, panels, state
 from journal_tools.serve import window as serve_window
 
 __all__ = ["ServeConfig", "ServePlugin"]
@@ -76,6 +81,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
     def on_pre_build(self, *, config):
         """Start this build's list of the pages that list entries."""
         self.listing_pages: set[str] = set()  # src_uri: the window's line goes there
+        self.build_started = time.monotonic()
 
     @event_priority(110)  # before the journal plugin (100) checks the pages and the blog (-50) reads the posts
     def on_files(self, files, *, config):
@@ -130,27 +136,29 @@ class ServePlugin(BasePlugin[ServeConfig]):
 
     @event_priority(-110)  # after the journal plugin's (-100): the page as make build makes it, then ours on top
     def on_post_page(self, output, *, page, config):
-        """The window's line on listing pages; the page's code-run status line or failure panel."""
+        """The window's line on listing pages; anchors on the blocks of a page whose code runs (its
+        status line is added when the page is requested: ``live_panels``)."""
         if self.window_note is not None and page.file.src_uri in self.listing_pages:
             output = panels.with_panel(output, serve_window.note_html(self.window_note))
-        return output if self.serve_state is None else self._with_run_outcome(output, page)
-
-    def _with_run_outcome(self, output: str, page) -> str:
         path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
-        outcome = self.serve_state.outcome(path) if path is not None else None
-        if outcome is None or not (outcome["ran"] or outcome["failures"] or outcome.get("pending")):
-            return output  # a page with no code to run gets no status line
+        if self.serve_state is None or path is None or path not in self.serve_state.results:
+            return output
         lines = path.read_text(encoding="utf-8").split("\n")
         try:
             starts = [f.start + 1 for f in fences.scan(lines)]
         except fences.FenceError:
             starts = []
-        return panels.with_panel(panels.anchor_blocks(output, starts), panels.panel_html(outcome))
+        self.serve_state.served[page.file.dest_uri] = (path, starts)
+        return panels.anchor_blocks(output, starts)
 
     def on_serve(self, server, *, config, builder):
-        """Show build errors in the browser instead of leaving it waiting."""
+        """Show build errors in the browser instead of leaving it waiting; status lines on pages as
+        they are requested; MkDocs' own lines for each rebuild left to ours (``save_log``)."""
         if self.serve_state is not None:
             error_pages.install_error_pages(server, self.serve_state)
+            mount = urllib.parse.urlsplit(config.site_url or "/").path or "/"
+            livereload.wrap_app(server, live_panels.around_app(self.serve_state, mount if mount.endswith("/") else mount + "/"))
+            mkdocs_log.quiet_rebuilds()
         return server
 
     def on_build_error(self, *, error):
@@ -164,8 +172,10 @@ class ServePlugin(BasePlugin[ServeConfig]):
             self.serve_state.runner.close()
 
     def on_post_build(self, *, config):
-        """Start the notebook runs and figure redraws this rebuild deferred."""
+        """Start the notebook runs and figure redraws this rebuild deferred; the first build's line."""
         if self.serve_state is not None:
+            if self.serve_state.rebuild_requests.server is None:  # the first build (later ones: error_pages)
+                self.serve_state.save_log.built("first build", time.monotonic() - self.build_started)
             self.serve_state.notebooks.start_pending()
             self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
 

@@ -5,7 +5,11 @@
   sandbox's worker): one chain per block, or the whole page with ``doctest:
   page``; each block under the page's time limit. The outcome is one dict:
 
-      {"page": ..., "ran": N, "seconds": t, "failures": [{"where", "line", "message", "report"}]}
+      {"page": ..., "ran": N, "seconds": t, "failures": [{"where", "line", "message", "report"}],
+       "to_fill": [{"where", "line"}]}
+
+  An empty expected-output fence whose block printed is "to fill" (``make
+  update-outputs`` writes it), not a failure: the README starts an output so.
 
 - :func:`draw_figures`: build-time figures, drawn in the worker (PyTorch and
   matplotlib imported once), each figure under the plugin's time limit.
@@ -35,7 +39,7 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
-    out = {"page": str(page_path), "ran": 0, "failures": []}
+    out = {"page": str(page_path), "ran": 0, "failures": [], "to_fill": []}
     try:
         page = parse_page(Path(page_path), settings)
     except Mistake as exc:  # the page cannot be read as tests
@@ -49,15 +53,25 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             raise Aborted()
         if not steps:
             continue
-        result = ChainResult()
+        result, filled = ChainResult(), 0
         try:
             sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale)
         except BlockError as exc:
-            fence_line = page.where(steps[len(result.results)].parts[0].fence.start).line
-            out["failures"].append({"where": exc.origin.describe(), "line": fence_line,
-                                    "message": exc.problem.split("\n", 1)[0], "report": exc.report})
-        out["ran"] += result.executed_fences
+            step = steps[len(result.results)]
+            fence_line = page.where(step.parts[0].fence.start).line
+            if _to_fill(step, exc):  # the README's way to start an output: not a failure while serving
+                out["to_fill"].append({"where": page.where(step.expected_fence.start).describe(), "line": fence_line})
+                filled = len(step.parts)
+            else:
+                out["failures"].append({"where": exc.origin.describe(), "line": fence_line,
+                                        "message": exc.problem.split("\n", 1)[0], "report": exc.report})
+        out["ran"] += result.executed_fences + filled
     return out | {"seconds": time.perf_counter() - start}
+
+
+def _to_fill(step, exc) -> bool:
+    """Did the step run and print, with an empty expected-output fence to compare against?"""
+    return exc.printed is not None and step.expected_output is not None and not step.expected_output.strip()
 
 
 def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, str]:

@@ -2,17 +2,22 @@
 
 The code of every page whose inputs changed since the last build (the page,
 the snippet files it includes, the snippet modules its code imports) runs in
-the warm worker (``code_runner``) while MkDocs renders; a render waits a few
-seconds for its page's code, then shows "code still running" and the page is
-rebuilt when the code is done. The other serve modules: ``error_pages`` (a
-failed rebuild in the browser), ``background_notebooks`` and
-``background_figures`` (work that would hold up a reload, done after it),
-``rebuild_requests`` (asking the server for the next rebuild).
+the warm worker (``code_runner``) while MkDocs renders. No build waits for
+it: the page's status line is added when the page is requested
+(``live_panels``), with the outcome known then, and a page requested while
+its code still runs updates its status line in place when the code is done.
+So a save costs one rebuild, as on plain Material, and the first build does
+not wait for the code of every served page. The other serve modules:
+``save_log`` (one terminal line per save), ``error_pages`` (a failed rebuild
+in the browser), ``background_notebooks`` and ``background_figures`` (work
+that would hold up a reload, done after it), ``rebuild_requests`` (asking the
+server for the next rebuild).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -22,12 +27,11 @@ from journal_tools.serve.background_figures import BackgroundFigures
 from journal_tools.serve.background_notebooks import BackgroundNotebooks
 from journal_tools.serve.code_runner import CodeRunner
 from journal_tools.serve.rebuild_requests import RebuildRequests
+from journal_tools.serve.save_log import SaveLog
 
 __all__ = ["ServeState"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
-
-WAIT_SECONDS = 2  # how long a page's render waits for its code; then "code still running", and a rebuild when done
 
 
 class ServeState:
@@ -37,17 +41,25 @@ class ServeState:
         self.runner = CodeRunner(settings)
         self.fingerprints: dict[Path, str] = {}
         self.results: dict[Path, Future] = {}
+        self.started: dict[Path, str] = {}  # when each page's newest run was queued (its status line says so)
+        self.served: dict[str, tuple[Path, list[int]]] = {}  # a page's output file (dest_uri) -> its source, its fences' lines
         self.build_error: str | None = None  # what the browser shows instead of pages
         self.rebuilds = 0  # rebuilds after the first build, each logged as done or failed
         self.last_error: str | None = None  # the current build's error, until it ends
         self.rebuild_requests = RebuildRequests()
-        self.notebooks = BackgroundNotebooks(self.rebuild_requests.ask)
-        self.figures = BackgroundFigures(self.rebuild_requests.ask)
-        self._rebuild_when_done: set[Future] = set()
+        self.save_log = SaveLog(settings)
+        self.notebooks = BackgroundNotebooks(lambda: self.ask_rebuild("a notebook run in the background"))
+        self.figures = BackgroundFigures(lambda: self.ask_rebuild("a figure redrawn in the background"))
+
+    def ask_rebuild(self, reason: str) -> None:
+        """Background work is done: the next rebuild shows it (its terminal line names ``reason``)."""
+        self.save_log.asked_by(reason)
+        self.rebuild_requests.ask()
 
     def schedule(self, pages: list[Path], settings: Settings) -> None:
         """Start running the pages whose inputs changed since the last build."""
         self.runner.settings = settings
+        self.save_log.settings = settings
         changed = []
         for page in pages:
             # The verified badge's digest: the page, the snippets it includes or
@@ -56,26 +68,34 @@ class ServeState:
             if self.fingerprints.get(page) != fp or page not in self.results:
                 self.fingerprints[page] = fp
                 changed.append(page)
-        if changed:
-            # A count, and the names only of a few: the first build of a large journal runs every page.
-            names = ", ".join(settings.rel(p) for p in changed[:3]) + (f" and {len(changed) - 3:,} more" if len(changed) > 3 else "")
-            log.info("running the code of %s page%s: %s", f"{len(changed):,}", "" if len(changed) == 1 else "s", names)
-            self.results.update(self.runner.run(changed))
+        futures = self.runner.run(changed) if changed else {}
+        now = time.strftime("%H:%M:%S")
+        self.results.update(futures)
+        self.started.update({p: now for p in futures})
+        self.save_log.scheduled(futures)
 
     def outcome(self, page: Path) -> dict | None:
-        """The run result for ``page`` (waiting for it), or None for a page that has no run."""
+        """The run result for ``page`` as it stands now, or None for a page that has no run;
+        ``{"pending": True}`` while its newest run is not done (never waits)."""
         future = self.results.get(page)
         if future is None:
             return None
-        try:
-            return future.result(timeout=WAIT_SECONDS)
-        except TimeoutError:
-            if future not in self._rebuild_when_done:  # show the outcome when it comes
-                self._rebuild_when_done.add(future)
-                future.add_done_callback(self._done_late)
-            return {"page": str(page), "ran": 0, "seconds": WAIT_SECONDS, "pending": True, "failures": []}
+        result = future.result() if future.done() else None
+        if result is None or result.get("superseded"):
+            return {"page": str(page), "ran": 0, "seconds": 0.0, "pending": True, "failures": [],
+                    "at": self.started.get(page)}
+        return result
 
-    def _done_late(self, future: Future) -> None:
-        self._rebuild_when_done.discard(future)
-        if not future.result().get("superseded"):
-            self.rebuild_requests.ask()
+    def wait_for(self, page: Path, timeout: float) -> dict | None:
+        """``outcome(page)`` once its newest run is done, or as it stands after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while (future := self.results.get(page)) is not None:
+            try:
+                result = future.result(timeout=max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                break
+            if not result.get("superseded") or self.results.get(page) is future:
+                break  # done; or superseded by a run that is the newest now (the loop waits for that one)
+            if time.monotonic() >= deadline:
+                break
+        return self.outcome(page)

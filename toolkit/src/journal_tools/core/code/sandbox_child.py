@@ -163,7 +163,8 @@ def warm(progress, modules: list[str]) -> None:
 
 def chain(progress, page, steps, updating: bool):
     """In the worker: run one chain (and again from another seed where it has checked outputs:
-    ``reproducible``); (step results, output updates, (origin, report) or None)."""
+    ``reproducible``); (step results, output updates, BlockError's arguments or None: what the
+    step printed goes with them, so ``make serve`` tells an empty output fence from a failure)."""
     from journal_tools.core.code.run import BlockError, ChainResult
     from journal_tools.core.code.seed_check import run_checked
 
@@ -177,7 +178,7 @@ def chain(progress, page, steps, updating: bool):
     try:
         run_checked(page, steps, result, updates, on_step)
     except BlockError as exc:
-        return result.results[sent:], updates, (exc.origin, exc.problem)
+        return result.results[sent:], updates, (exc.origin, exc.problem, None, exc.printed)
     return result.results[sent:], updates, None
 
 

@@ -1,0 +1,76 @@
+"""One terminal line per save (journal_tools.serve.save_log): what was rebuilt, what ran, what failed;
+a line of its own at ``file:line`` for each problem the page's panel shows, and each output to fill."""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from pathlib import Path
+from types import SimpleNamespace
+
+from journal_tools.serve.save_log import SaveLog
+
+LOGGER = "mkdocs.plugins.journal.serve"
+SETTINGS = SimpleNamespace(rel=lambda p: f"docs/{Path(p).name}")
+
+
+def _done(outcome: dict) -> Future:
+    future = Future()
+    future.set_result(outcome)
+    return future
+
+
+def _lines(caplog) -> list[tuple[str, str]]:
+    return [(r.levelname, r.getMessage()) for r in caplog.records if r.name == LOGGER]
+
+
+def test_a_save_whose_code_passed_is_one_line(caplog):
+    log = SaveLog(SETTINGS)
+    log.scheduled({Path("a.md"): _done({"ran": 12, "seconds": 0.8, "failures": [], "to_fill": []})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 3", 1.4217)
+    assert _lines(caplog) == [("INFO", "rebuild 3 done in 1.42 s · changed: docs/a.md · code: 12 blocks ran in 0.8 s, all passed")]
+
+
+def test_each_problem_gets_its_own_line_at_its_file_and_line(caplog):
+    log = SaveLog(SETTINGS)
+    failure = {"where": "docs/a.md:58", "line": 55, "message": "the expected output differs", "report": "..."}
+    log.scheduled({Path("a.md"): _done({"ran": 3, "seconds": 0.2, "failures": [failure],
+                                        "to_fill": [{"where": "docs/a.md:70", "line": 66}]})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 4", 1.0)
+    assert _lines(caplog) == [
+        ("WARNING", "rebuild 4 done in 1.00 s · changed: docs/a.md · code: 3 blocks ran in 0.2 s, 1 failed, "
+                    "1 output to fill (make update-outputs)"),
+        ("WARNING", "docs/a.md:58: the expected output differs"),
+        ("INFO", "docs/a.md:70: output to fill (make update-outputs)"),
+    ]
+
+
+def test_the_line_waits_for_code_that_ends_after_the_build(caplog):
+    log = SaveLog(SETTINGS)
+    late = Future()
+    log.scheduled({Path("a.md"): late})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 5", 1.0)
+        assert _lines(caplog) == []
+        late.set_result({"ran": 1, "seconds": 4.0, "failures": [], "to_fill": []})
+    assert _lines(caplog) == [("INFO", "rebuild 5 done in 1.00 s · changed: docs/a.md · code: 1 block ran in 4.0 s, all passed")]
+
+
+def test_a_rebuild_with_no_page_changed_names_what_asked_for_it(caplog):
+    log = SaveLog(SETTINGS)
+    log.asked_by("a notebook run in the background")
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 6", 1.3)
+        log.built("rebuild 7", 1.2)
+    assert _lines(caplog) == [("INFO", "rebuild 6 done in 1.30 s · asked for by a notebook run in the background"),
+                              ("INFO", "rebuild 7 done in 1.20 s · no page changed")]
+
+
+def test_a_run_stopped_by_a_later_save_says_so(caplog):
+    log = SaveLog(SETTINGS)
+    log.scheduled({Path("a.md"): _done({"ran": 0, "seconds": 0.0, "failures": [], "superseded": True, "pending": True})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 8", 1.0)
+    assert _lines(caplog)[0][1].endswith("code: stopped: saved again before it was done")
