@@ -33,12 +33,12 @@ os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
 from benchmarks import (  # noqa: E402
     common,
     doctests,
-    incremental,
     math_formulas,
     notebook_build,
     page_tests_large,
     page_weight,
     plugin_build,
+    serve_floor,
     serve_hang,
     serve_loop,
     suite_cost,
@@ -47,9 +47,9 @@ from benchmarks import (  # noqa: E402
 from benchmarks.rows import Row, table  # noqa: E402
 
 FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, page_test_entries=1000, page_test_repeats=3,
-            incremental_entries=1000, incremental_repeats=3, hang_repeats=3, suite_repeats=3)
+            floor_entries=1000, floor_repeats=2, floor_saves=3, hang_repeats=3, suite_repeats=3)
 QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, page_test_entries=100, page_test_repeats=1,
-             incremental_entries=100, incremental_repeats=1, hang_repeats=1, suite_repeats=1)
+             floor_entries=100, floor_repeats=1, floor_saves=1, hang_repeats=1, suite_repeats=1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,8 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(r)
     rows += step(8, "page tests of a large journal: first run, then after one entry edit with and without reuse",
                  lambda: page_tests_large.measure(project, out, plan["page_test_entries"], plan["page_test_repeats"])) or []
-    rows += step(9, "make serve at any journal size: first request, saves",
-                 lambda: incremental.measure(project, out, plan["incremental_entries"], plan["incremental_repeats"])) or []
+    rows += step(9, "make serve beside plain Material: first answer, saves, the window",
+                 lambda: serve_floor.measure(project, out, plan["floor_entries"], plan["floor_repeats"], plan["floor_saves"])) or []
     rows += step(10, "make test fresh, after one entry edit; CI=true make test-toolkit",
                  lambda: suite_cost.measure(out, plan["suite_repeats"])) or []
     r = step(11, "make serve: save the fix of a hung block", lambda: serve_hang.measure(project, plan["hang_repeats"]))

@@ -24,12 +24,12 @@ from mkdocs.config import load_config
 from benchmarks import (
     common,
     doctests,
-    incremental,
     notebook_build,
     page_tests_large,
     page_weight,
     plugin_build,
     run,
+    serve_floor,
     serve_hang,
     serve_loop,
     suite_cost,
@@ -122,7 +122,7 @@ def test_rows_7_9_11_edit_files_that_exist(project):
     snippet = project / serve_loop.SNIPPET
     assert (project / serve_loop.ENTRY).is_file() and snippet.is_file()
     assert serve_loop.SNIPPET_ANCHOR in snippet.read_text(encoding="utf-8")
-    assert serve_hang.ENTRY == incremental.ENTRY == serve_loop.ENTRY
+    assert serve_hang.ENTRY == serve_floor.ENTRY == serve_loop.ENTRY
     assert page_weight._theme_dir() is not None and page_weight._theme_dir().is_dir()
 
 
@@ -136,3 +136,28 @@ def test_row_10_clone_like_copy_and_its_make_targets(tmp_path):
         assert proc.returncode == 0, f"`make {target}` in the copy: {proc.stderr}"
         assert "pytest" in proc.stdout
     assert suite_cost.edit_entry(copy).parent == copy / "docs" / "blog" / "posts"
+
+
+def test_row_9_window_journal_holds_what_the_window_serves(project, tmp_path, monkeypatch):
+    """Row 9 compares a large journal served through its window with a journal of the window's
+    entries alone: those must be the very entries the window keeps."""
+    from journal_tools.serve import window
+
+    monkeypatch.setattr(synthetic, "fill_figure_cache", lambda dest: None)  # draws figures: PyTorch in a child
+    big = synthetic.make_project(project, tmp_path / "big", 6)
+    small = serve_floor._window_project(project, tmp_path / "small", 6, 4)
+
+    class _Files(list):
+        def documentation_pages(self):
+            return list(self)
+
+        def remove(self, f):
+            list.remove(self, f)
+
+    posts = big / "docs" / "blog" / "posts"
+    files = _Files(type("F", (), {"src_uri": f"blog/posts/{p.name}", "abs_src_path": str(p)})() for p in posts.glob("*.md"))
+    window.Window(4).apply(files, "blog/posts")
+    assert sorted(f.src_uri.rsplit("/", 1)[1] for f in files) == sorted(p.name for p in (small / "docs/blog/posts").glob("*.md"))
+    journal, plain = plugin_build.configs(small)
+    for path in (journal, plain):
+        _loads(path)
