@@ -163,11 +163,10 @@ def saves(variant: Variant, repeats: int, log: Path, n: int) -> None:
             page = variant.project / ENTRY
             page.write_text(page.read_text(encoding="utf-8") + f"\n{token}\n", encoding="utf-8")
             saved = time.perf_counter()
-            if variant.journal:
-                _until(entry, lambda html, t=token: t in html)
-                variant.text_seen.append(time.perf_counter() - saved)
-            variant.saves["prose"].append(time.perf_counter() - saved if not variant.journal else
-                                          variant.text_seen[-1] + _until(entry, shown(token)))
+            if variant.journal:  # the edit first, then its code's outcome (the status line, added per request)
+                variant.text_seen.append(_until(entry, lambda html, t=token: t in html))
+            _until(entry, shown(token))
+            variant.saves["prose"].append(time.perf_counter() - saved)
             _quiet(log, variant.journal)
 
             token = f"floortoken{time.time_ns()}"

@@ -40,6 +40,29 @@ def test_digest_covers_what_the_code_depends_on(site, edit, changes):
     assert (page_digest(page, settings) != before) is changes
 
 
+def test_the_kept_digest_is_made_again_on_any_change_it_depends_on(site):
+    """page_digest keeps the files each page includes and imports for make serve's rebuilds: a
+    same-size edit, a module that appears where the page's import looks, and a new included file
+    all count, and the digest is always the one made afresh (the cache emptied first)."""
+    from journal_tools.core.record import verified
+
+    settings, page = site
+    snippets = settings.root / "snippets"
+    page.write_text(PAGE + '```python\nfrom later import z\n--8<-- "extra.py"\n```\n', encoding="utf-8")
+    seen = set()
+    for edit in (lambda: None,
+                 lambda: (snippets / "helper.py").write_text("import deep\nh = 2\n", encoding="utf-8"),  # same size
+                 lambda: (snippets / "later.py").write_text("z = 1\n", encoding="utf-8"),  # the import now finds it
+                 lambda: (snippets / "extra.py").write_text("e = 1\n", encoding="utf-8"),  # the include now finds it
+                 lambda: (snippets / "unrelated.py").write_text("u = 2\n", encoding="utf-8")):
+        edit()
+        kept = page_digest(page, settings)
+        verified._kept.clear()
+        assert kept == page_digest(page, settings)
+        seen.add(kept)
+    assert len(seen) == 4  # each change the page depends on made a new digest; the unrelated one did not
+
+
 def test_digest_of_a_notebook_follows_its_imports(journal):
     settings, write = journal
     (settings.root / "snippets" / "helper.py").write_text("h = 1\n", encoding="utf-8")

@@ -64,7 +64,7 @@ def test_a_page_sent_before_its_code_is_done_gets_its_outcome_in_place(served):
     state, page, settings, app = served
     state.schedule([page], settings)
     status, headers, html = _get(app, MOUNT + "blog/2025/07/27/fixture-entry/")
-    assert status.startswith("200") and "code still running since" in html, html
+    assert status.startswith("200") and "code still running since" in html and "journal-run--running" in html, html
     assert int(headers["Content-Length"]) == len(html.encode("utf-8"))
     assert html.index("code still running") > html.index('<article class="md-content__inner md-typeset">')
     poll = re.search(r'fetch\("([^"]+)"', html).group(1)  # where the status line asks for its outcome

@@ -61,10 +61,24 @@ def from_config(config) -> Settings:
             break
     jupyter = config.plugins.get(JUPYTER)
     notebooks = None if jupyter is None else dict(jupyter.config)
-    # As written in the file (the validated plugin config holds the default too, so it
-    # cannot say whether the limit was set there).
-    timeout = _timeout_option(read_yaml(config_file), config_file)
-    return Settings.make(config, config_file, root, blog, notebooks, timeout)
+    return Settings.make(config, config_file, root, blog, notebooks, _written_timeout(config_file))
+
+
+_timeouts: dict[tuple, float | None] = {}  # (file, its stamp) -> the limit written there
+
+
+def _written_timeout(config_file: Path) -> float | None:
+    """The block limit as written in the file (the validated plugin config holds the default too,
+    so it cannot say whether the limit was set there). Read again only when the file changes: both
+    plugins ask at every serve rebuild, and MkDocs' YAML loader is slow."""
+    try:
+        st = config_file.stat()
+    except OSError:
+        return _timeout_option(read_yaml(config_file), config_file)  # names the file it cannot read
+    key = (config_file, st.st_ino, st.st_size, st.st_mtime_ns)
+    if key not in _timeouts:
+        _timeouts[key] = _timeout_option(read_yaml(config_file), config_file)
+    return _timeouts[key]
 
 def load(config_file: str | os.PathLike = CONFIG_NAME) -> Settings:
     """From the file, with MkDocs' loader and no plugin instantiated (cached per file)."""

@@ -18,7 +18,7 @@ __all__ = ["PANEL_STYLE", "anchor_blocks", "panel_html", "status_html", "with_pa
 
 PANEL_STYLE = (
     "<style>.journal-run{font-size:.7rem;margin:0 0 1em;padding:.3em .6em;border-radius:.2rem}"
-    ".journal-run--ok{color:var(--md-default-fg-color--light)}"
+    ".journal-run--ok,.journal-run--running{color:var(--md-default-fg-color--light)}"
     ".journal-run--failed{border:2px solid #c62828;background:var(--md-code-bg-color)}"
     ".journal-run--failed pre{white-space:pre-wrap;font-size:.65rem;margin:.4em 0}</style>"
 )
@@ -35,7 +35,7 @@ def status_html(outcome: dict, poll: str | None = None) -> str:
     """``panel_html`` without its stylesheet: what replaces a status line in place."""
     when = outcome.get("at") or time.strftime("%H:%M:%S")
     if outcome.get("pending"):
-        line = f'<p class="journal-run journal-run--ok" role="status">code still running since {when}…</p>'
+        line = f'<p class="journal-run journal-run--running" role="status">code still running since {when}…</p>'
         return line + (_POLL_SCRIPT.replace("URL", json.dumps(poll)) if poll else "")
     failures = outcome["failures"]
     fill = outcome.get("to_fill", [])

@@ -88,6 +88,24 @@ def _snippet_edit_reruns_the_entry(served, tab):
     assert "code blocks ran" in tab.inner_text(".journal-run")
 
 
+def _slow_code_shows_running_then_its_outcome_in_place(served, tab):
+    """No build waits for a page's code: the page comes at once saying so, and its status line
+    is replaced by the outcome when the code is done, in the same document (no reload)."""
+    project, _ = served
+    page = project / ENTRY
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original + "\n```python\nimport time\ntime.sleep(4)\n```\n", encoding="utf-8")
+    try:
+        tab.wait_for_selector(".journal-run--running", timeout=RELOAD_MS)
+        tab.evaluate("window.journalSameDocument = true")
+        status = tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+        assert re.search(r"\d+ code blocks ran", status.inner_text())
+        assert tab.evaluate("window.journalSameDocument === true"), "the page reloaded to show the outcome"
+    finally:
+        page.write_text(original, encoding="utf-8")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+
+
 def _raising_block_shows_the_failure_panel(served, tab):
     project, _ = served
     page = project / ENTRY
@@ -141,6 +159,7 @@ def _citations_follow_the_bibtex_file(served, tab):
 def test_serve_loop_as_the_author_uses_it(served, tab):
     """One scenario, in order, on one server (pytest-xdist may split a module's tests)."""
     _code_ran(served, tab)
+    _slow_code_shows_running_then_its_outcome_in_place(served, tab)  # before the snippet edit's background work
     _snippet_edit_reruns_the_entry(served, tab)
     _raising_block_shows_the_failure_panel(served, tab)
     _bad_date_shows_the_error_page_then_the_entry_again(served, tab)

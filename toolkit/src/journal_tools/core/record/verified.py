@@ -33,6 +33,7 @@ import datetime as dt
 import hashlib
 import html
 import json
+import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -69,26 +70,62 @@ def record_path(settings: Settings) -> Path:
 
 def page_digest(path: Path, settings: Settings) -> str:
     """sha256 of the page, the snippets it includes or imports, and requirements.txt (see the module docstring)."""
+    path = Path(path)
+    key = (path, settings.root, tuple(settings.snippet_dirs))
+    listing = _listing(settings)
+    kept = _kept.get(key)
+    if kept is not None and kept[0] == listing and _contents(kept[1]) == kept[2]:
+        files, contents = kept[1], kept[2]
+    else:
+        files = _inputs(path, settings)
+        contents = _contents(files)
+        _kept[key] = (listing, files, contents)
     h = hashlib.sha256()
-
-    def add(label: str, data: bytes) -> None:
+    for label, data in zip(_labels(files, settings), contents):
+        data = data or b""
         h.update(f"{label}\0{len(data)}\0".encode())
         h.update(data)
+    return h.hexdigest()
 
-    data = path.read_bytes()
-    add(f"page {settings.rel(path)}", data)
+
+# make serve asks for every served page's digest at every rebuild (its code runner, the badge, the
+# downloads), and finding what a page includes and imports (the include expander, the import parser)
+# costs far more than reading and hashing those files. So the files found are kept per page, with
+# their bytes and the names in every folder under the snippet folders, and found again when a byte
+# or a name differs: the same bytes and names can only be found to include and import the same files.
+_kept: dict[tuple, tuple[tuple, tuple[Path, ...], tuple]] = {}
+
+
+def _listing(settings: Settings) -> tuple:
+    """The names in every folder under the snippet folders (a module or include that appears there changes what is found)."""
+    return tuple((root, tuple(sorted(names))) for d in settings.snippet_dirs for root, _, names in os.walk(d))
+
+
+def _contents(files: tuple[Path, ...]) -> tuple:
+    out = []
+    for file in files:
+        try:
+            out.append(file.read_bytes())
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def _inputs(path: Path, settings: Settings) -> tuple[Path, ...]:
+    """The page, the snippet files it includes or imports (sorted), requirements.txt: what its digest hashes."""
     if settings.is_notebook(path):
         files = follow_imports(imported_names_in_text(code_of(path)), list(settings.snippet_dirs))
     else:
-        text = data.decode("utf-8-sig", errors="replace")
+        text = path.read_bytes().decode("utf-8-sig", errors="replace")
         included = included_files(text, settings)
         code = "\n".join([text, *(p.read_text(encoding="utf-8", errors="replace") for p in included)])
         files = included + follow_imports(imported_names_in_text(code), list(settings.snippet_dirs))
-    for file in sorted({f.resolve() for f in files}):
-        add(f"snippet {settings.rel(file)}", file.read_bytes())
-    requirements = settings.root / _REQUIREMENTS
-    add(_REQUIREMENTS, requirements.read_bytes() if requirements.is_file() else b"")
-    return h.hexdigest()
+    return (path, *sorted({f.resolve() for f in files}), settings.root / _REQUIREMENTS)
+
+
+def _labels(files: tuple[Path, ...], settings: Settings) -> list[str]:
+    page, *snippets, requirements = files
+    return [f"page {settings.rel(page)}", *(f"snippet {settings.rel(f)}" for f in snippets), _REQUIREMENTS]
 
 
 def read_record(settings: Settings) -> dict[str, Entry]:
