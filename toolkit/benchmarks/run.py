@@ -47,7 +47,7 @@ from benchmarks import (  # noqa: E402
 from benchmarks.rows import Row, table  # noqa: E402
 
 FULL = dict(repeats=3, warm_repeats=3, sizes=(100, 1000), size_repeats=(2, 2), test_repeats=3, serve_repeats=5, page_test_entries=1000, page_test_repeats=3,
-            floor_entries=1000, floor_repeats=2, floor_saves=3, hang_repeats=3, suite_repeats=3)
+            floor_entries=1000, floor_repeats=2, floor_saves=4, hang_repeats=3, suite_repeats=3)
 QUICK = dict(repeats=1, warm_repeats=1, sizes=(10, 100), size_repeats=(1, 1), test_repeats=1, serve_repeats=2, page_test_entries=100, page_test_repeats=1,
              floor_entries=100, floor_repeats=1, floor_saves=1, hang_repeats=1, suite_repeats=1)
 

@@ -74,3 +74,13 @@ def test_a_run_stopped_by_a_later_save_says_so(caplog):
     with caplog.at_level(logging.INFO, logger=LOGGER):
         log.built("rebuild 8", 1.0)
     assert _lines(caplog)[0][1].endswith("code: stopped: saved again before it was done")
+
+
+def test_the_first_build_counts_its_pages(caplog):
+    from journal_tools.serve.save_log import FIRST
+
+    log = SaveLog(SETTINGS)
+    log.scheduled({Path(f"{n}.md"): _done({"ran": 2, "seconds": 0.5, "failures": [], "to_fill": []}) for n in "abc"})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built(FIRST, 2.0)
+    assert _lines(caplog) == [("INFO", "first build done in 2.00 s · 3 pages · code: 6 blocks ran in 1.5 s, all passed")]

@@ -65,22 +65,23 @@ def _dest(path: str, mount: str) -> str | None:
 
 
 def _with_status(state: ServeState, mount: str, dest: str, serve_request, environ, start_response):
-    source, _ = state.served[dest]
-    outcome = state.outcome(source)
-    if outcome is None or not (outcome["ran"] or outcome["failures"] or outcome.get("pending")):
-        return serve_request(environ, start_response)  # a page with no code to run gets no status line
     answer: dict = {}
 
     def keep(status, headers, exc_info=None):
         answer.update(status=status, headers=headers)
         return lambda data: None  # the legacy write(); the server's app returns its body instead
 
+    # The server answers once a rebuild under way has ended: the outcome is read after that, so a
+    # page of the new build never carries the outcome of the code of the build before.
     body = serve_request(environ, keep)
     try:
         content = b"".join(body)
     finally:
         getattr(body, "close", lambda: None)()
-    if answer.get("status", "").startswith("200"):
+    source = state.served.get(dest, (None,))[0]
+    outcome = state.outcome(source) if source is not None else None
+    if answer.get("status", "").startswith("200") and outcome is not None \
+            and (outcome["ran"] or outcome["failures"] or outcome.get("pending")):  # a page with no code: no line
         panel = panels.panel_html(outcome, poll_path(mount, dest) if outcome.get("pending") else None)
         content = panels.with_panel(content.decode("utf-8"), panel).encode("utf-8")
     headers = [(k, str(len(content)) if k.lower() == "content-length" else v) for k, v in answer.get("headers", [])]

@@ -33,7 +33,7 @@ from journal_tools.compat import jupyter, livereload, mkdocs_config, mkdocs_log,
 from journal_tools.core.code import figures
 from journal_tools.core.page import fences
 from journal_tools.core.settings import Settings
-from journal_tools.serve import error_pages, live_panels, panels, state
+from journal_tools.serve import error_pages, live_panels, panels, save_log, state
 from journal_tools.serve import window as serve_window
 
 __all__ = ["ServeConfig", "ServePlugin"]
@@ -175,7 +175,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
         """Start the notebook runs and figure redraws this rebuild deferred; the first build's line."""
         if self.serve_state is not None:
             if self.serve_state.rebuild_requests.server is None:  # the first build (later ones: error_pages)
-                self.serve_state.save_log.built("first build", time.monotonic() - self.build_started)
+                self.serve_state.save_log.built(save_log.FIRST, time.monotonic() - self.build_started)
             self.serve_state.notebooks.start_pending()
             self.serve_state.figures.redraw_stale(self.serve_state.runner, list(self.settings.snippet_dirs))
 

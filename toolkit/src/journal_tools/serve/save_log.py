@@ -25,6 +25,8 @@ __all__ = ["SaveLog", "summary"]
 
 log = logging.getLogger("mkdocs.plugins.journal.serve")
 
+FIRST = "first build"  # the label of the build before serving starts: its line counts the pages, it names none
+
 
 class SaveLog:
     """The runs the current build started, and the line that reports the build once they end."""
@@ -72,9 +74,10 @@ class SaveLog:
         rel = self.settings.rel
         names = [rel(p) for p in futures]
         changed = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+        what = f"{len(names):,} pages" if head.startswith(FIRST) else f"changed: {changed}"
         failures = [f for o in outcomes for f in o["failures"]]
         to_fill = [f for o in outcomes for f in o.get("to_fill", [])]
-        line = f"{head} · changed: {changed} · code: {summary(outcomes)}"
+        line = f"{head} · {what} · code: {summary(outcomes)}"
         (log.warning if failures else log.info)(line)
         for f in failures:
             log.warning("%s: %s", _at(f), f["message"])
