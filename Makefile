@@ -44,7 +44,7 @@ $(FONT_STAMP):
 	mkdir -p $(dir $@) && touch $@
 
 # A busy port is reported in one line before anything is built. POSTS: how many recent
-# entries to serve (30 when empty, `all` for every one; journal_tools/serve/window.py).
+# entries to serve (20 when empty, `all` for every one; journal_tools/serve/window.py).
 serve: setup
 	@$(BIN)/python -m journal_tools.serve.port $(SERVE_HOST) $(PORT)
 	JOURNAL_POSTS='$(POSTS)' $(BIN)/mkdocs serve --dev-addr $(SERVE_HOST):$(PORT) --livereload --watch snippets --watch toolkit/src/journal_tools

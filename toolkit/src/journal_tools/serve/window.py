@@ -7,7 +7,8 @@ only what the author is working on. ``make serve`` leaves out of the site every
 entry (a Markdown page under the blog's ``post_dir``) that is not
 
 - among the N most recent, by front-matter date (pinned entries first, as the
-  blog orders them): ``make serve POSTS=N``, 30 by default;
+  blog orders them): ``make serve POSTS=N``, 20 by default (chosen by
+  measurement: toolkit/DECISIONS.md, bench row 9d);
 - saved since the server started (its file changed, or it is new);
 - linked to from an entry that is served (followed until no new entry is
   linked), so no link between served entries breaks;
@@ -37,13 +38,13 @@ from journal_tools.core.page import frontmatter
 __all__ = ["ENV", "DEFAULT", "Window", "note_html", "size"]
 
 ENV = "JOURNAL_POSTS"  # the Makefile passes `make serve POSTS=...` through it
-DEFAULT = 30
+DEFAULT = 20  # the largest window whose saves cost at most 1.2x a window of 10's (bench row 9d)
 # Relative Markdown links to a page: [text](x.md), [text](x.md#part), [ref]: x.md
 _LINK = re.compile(r"\]\(\s*<?([^)\s>#]+\.md)(?:#[^)\s>]*)?>?(?:\s[^)]*)?\)|^\s*\[[^\]]+\]:\s*<?([^\s>#]+\.md)", re.M)
 
 
 def size(environ=os.environ) -> int | None:
-    """How many recent entries ``make serve`` builds: ``POSTS`` (``JOURNAL_POSTS``), else 30; None: all."""
+    """How many recent entries ``make serve`` builds: ``POSTS`` (``JOURNAL_POSTS``), else ``DEFAULT``; None: all."""
     raw = environ.get(ENV, "").strip()
     if not raw:
         return DEFAULT
