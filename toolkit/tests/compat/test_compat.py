@@ -711,7 +711,7 @@ def test_quiet_rebuilds_leaves_out_the_lines_mkdocs_logs_for_each_rebuild(live_s
         build(config, serve_url="http://127.0.0.1:8000/")  # as mkdocs serve builds
         time.sleep(0.5)  # the server logs "Reloading browsers" once its builder has returned
 
-    names = ("mkdocs.livereload", "mkdocs.commands.build", "mkdocs.commands.serve")
+    names = ("mkdocs.livereload", "mkdocs.commands.build", "mkdocs.commands.serve", "mkdocs.plugins.mkdocs_jupyter")
     try:
         with caplog.at_level(logging.INFO):
             one_rebuild()
@@ -719,6 +719,7 @@ def test_quiet_rebuilds_leaves_out_the_lines_mkdocs_logs_for_each_rebuild(live_s
             caplog.clear()
             mkdocs_log.quiet_rebuilds()
             one_rebuild()
+            logging.getLogger("mkdocs.plugins.mkdocs_jupyter").info("Cache hit: %s", "docs/notebooks/x.py")
             logging.getLogger("mkdocs.commands.build").warning("a warning still shows")
             after = [r.getMessage() for r in caplog.records if r.name in names]
     finally:
@@ -729,6 +730,11 @@ def test_quiet_rebuilds_leaves_out_the_lines_mkdocs_logs_for_each_rebuild(live_s
         expect(any(line in m for m in before), "mkdocs", f"MkDocs no longer logs {line!r} for a rebuild: {before}")
     expect('log.info("Building documentation...")' in inspect.getsource(mkdocs.commands.serve), "mkdocs",
            "mkdocs serve's builder no longer logs 'Building documentation...' (compat/mkdocs_log.py)")
+    import mkdocs_jupyter.plugin
+
+    expect('logger.info("Cache hit: %s", page.file.abs_src_path)' in inspect.getsource(mkdocs_jupyter.plugin)
+           and mkdocs_jupyter.plugin.logger.name == "mkdocs.plugins.mkdocs_jupyter", "mkdocs-jupyter",
+           "mkdocs-jupyter no longer logs 'Cache hit: <path>' on its logger (compat/mkdocs_log.py)")
     expect(after == ["a warning still shows"], "mkdocs",
            f"quiet_rebuilds() no longer leaves out MkDocs' lines for each rebuild: {after}")
 

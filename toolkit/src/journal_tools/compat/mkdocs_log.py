@@ -75,12 +75,14 @@ class LinkLocator(logging.Filter):
 
 
 # What MkDocs 1.6 logs at every serve rebuild, by logger: the live-reload server's lines carry a
-# "[HH:MM:SS] " prefix (its logger adapter). make serve's own line per save says all of it
-# (journal_tools.serve.save_log); an error or warning of MkDocs' still shows.
+# "[HH:MM:SS] " prefix (its logger adapter); and mkdocs-jupyter's line for a notebook it did not
+# execute again. make serve's own line per save says all of it (journal_tools.serve.save_log); an
+# error or warning still shows, and so does a notebook that executes ("Cache miss, writing").
 _REBUILD_LINES = {
     "mkdocs.commands.serve": re.compile(r"Building documentation\.\.\.$"),
     "mkdocs.commands.build": re.compile(r"(Cleaning site directory|Documentation built in [\d.]+ seconds)$"),
     "mkdocs.livereload": re.compile(r"(\[\d\d:\d\d:\d\d\] )?(Detected file changes|Reloading browsers)$"),
+    "mkdocs.plugins.mkdocs_jupyter": re.compile(r"Cache hit: "),
 }
 
 

@@ -160,7 +160,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     serving = False
     kept_downloads: dict  # make serve: each post's download under its digest, kept across rebuilds
     # What the log last said (serve: kept across rebuilds, said again only when it changes).
-    _unverified_said: list[str] | None = None  # the pages not verified since their last change
+    _unverified_said: list[str] | None = None  # the pages not verified since their last change (said at the first build)
     _uncited_said: list[str] | None = None  # the BibTeX entries no page cites
     # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
     # plugin sets its warm worker's drawing here under ``mkdocs serve``.
@@ -333,10 +333,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return verified.add_badge(html, verified.badge_html(entry, digest) + links)
 
     def _list_unverified(self) -> None:
-        """One line for the pages not verified since their last change, when that list is new: a serve
-        rebuild after a save of one page says it once, not a line for every page it did not touch."""
+        """One line for the pages not verified since their last change: at a build, and at the first
+        build of make serve only (its line per save says what changed; each page's badge says the rest)."""
         pages = sorted(set(self.unverified))
-        if pages and pages != self._unverified_said:
+        if pages and self._unverified_said is None:
             names = ", ".join(pages[:3]) + (f" and {len(pages) - 3:,} more" if len(pages) > 3 else "")
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
