@@ -15,6 +15,7 @@ test; `make bench` measures the save-to-reload time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -83,44 +84,44 @@ def _snippet_edit_reruns_the_entry(served, tab):
     snippet = project / "snippets" / "weights.py"
     before = tab.inner_text(".journal-run")
     _edit(snippet, "import torch\n", "import torch\n\nSERVE_TEST_EDIT = 1\n")
-    tab.wait_for_function("old => { const e = document.querySelector('.journal-run'); return e && e.innerText !== old; }",
+    # The new outcome, not the line of code still running that may come first.
+    tab.wait_for_function("old => { const e = document.querySelector('.journal-run--ok'); return e && e.innerText !== old; }",
                           arg=before, timeout=RELOAD_MS)
     assert "code blocks ran" in tab.inner_text(".journal-run")
+
+
+@contextlib.contextmanager
+def _block_added(served, tab, code: str):
+    """The entry with ``code`` as a block at its end; yields the block's line (the fence's is one
+    before). Then the entry as it was, until the page shows its code ran again."""
+    page = served[0] / ENTRY
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original + f"\n```python\n{code}```\n", encoding="utf-8")
+    try:
+        yield len(original.split("\n")) + 2
+    finally:
+        page.write_text(original, encoding="utf-8")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
 
 
 def _slow_code_shows_running_then_its_outcome_in_place(served, tab):
     """No build waits for a page's code: the page comes at once saying so, and its status line
     is replaced by the outcome when the code is done, in the same document (no reload)."""
-    project, _ = served
-    page = project / ENTRY
-    original = page.read_text(encoding="utf-8")
-    page.write_text(original + "\n```python\nimport time\ntime.sleep(4)\n```\n", encoding="utf-8")
-    try:
+    with _block_added(served, tab, "import time\ntime.sleep(4)\n"):
         tab.wait_for_selector(".journal-run--running", timeout=RELOAD_MS)
         tab.evaluate("window.journalSameDocument = true")
         status = tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
         assert re.search(r"\d+ code blocks ran", status.inner_text())
         assert tab.evaluate("window.journalSameDocument === true"), "the page reloaded to show the outcome"
-    finally:
-        page.write_text(original, encoding="utf-8")
-    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
 
 
 def _raising_block_shows_the_failure_panel(served, tab):
-    project, _ = served
-    page = project / ENTRY
-    original = page.read_text(encoding="utf-8")
-    page.write_text(original + '\n```python\nraise ValueError("planted while serving")\n```\n', encoding="utf-8")
-    line = len(original.split("\n")) + 2  # the raise, on the page
-    try:
+    with _block_added(served, tab, 'raise ValueError("planted while serving")\n') as line:  # the raise, on the page
         panel = tab.wait_for_selector(".journal-run--failed", timeout=RELOAD_MS)
         text = panel.inner_text()
         assert f"{ENTRY}:{line}" in text and "ValueError: planted while serving" in text
         assert tab.query_selector(f'.journal-run--failed a[href="#block-{line - 1}"]') is not None
         assert tab.query_selector(f"#block-{line - 1}") is not None
-    finally:
-        page.write_text(original, encoding="utf-8")
-    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
 
 
 def _bad_date_shows_the_error_page_then_the_entry_again(served, tab):
