@@ -16,7 +16,6 @@ server for the next rebuild).
 
 from __future__ import annotations
 
-import logging
 import time
 from concurrent.futures import Future
 from pathlib import Path
@@ -30,8 +29,6 @@ from journal_tools.serve.rebuild_requests import RebuildRequests
 from journal_tools.serve.save_log import SaveLog
 
 __all__ = ["ServeState"]
-
-log = logging.getLogger("mkdocs.plugins.journal.serve")
 
 
 class ServeState:
