@@ -53,6 +53,7 @@ from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import limits
 from journal_tools.core.record import validate, verified
+from journal_tools.core.record.inputs import Inputs, Record
 from journal_tools.core.record.mistakes import Mistakes
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import (
@@ -155,7 +156,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     settings: Settings
     figure_svgs: dict[str, str]
-    verified_record: dict[str, verified.Entry]
+    record: Record  # the record of passed checks: the badges
     math_codepoints: set[int]  # what this build's MathML uses: the site's font subset
     serving = False
     kept_downloads: dict  # make serve: each post's download under its digest, kept across rebuilds
@@ -179,8 +180,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.figure_svgs = {}
         self.math_codepoints = set()
         self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font
-        self.page_digests: dict[Path, str] = {}  # this build's verified.page_digest of each page (badge, serve)
-        self.verified_record = verified.read_record(self.settings) if self.config.verified_badge else {}
+        self.download_keys: dict[Path, str] = {}  # make serve: what each post's download is made of, once a build
+        self.record = Record(self.settings.root)
         if self.config.check_sources:
             mkdocs_log.LinkLocator.install(self.settings.docs_dir, self.settings.root)
         if self.config.pin_build_date:
@@ -227,8 +228,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 checks.add(exc)
         _stop_if_any(checks)
-        # make serve keeps each post's download under its digest (the badge's, computed once a build)
-        self.downloads = (downloads.add_files(files, config, self.settings, self._page_digest,
+        # make serve keeps each post's download under a digest of what it is made of
+        self.downloads = (downloads.add_files(files, config, self.settings, self._download_key,
                                               self.kept_downloads if self.serving else None)
                           if self.config.downloads else {})
         if refs:
@@ -325,12 +326,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def _badge(self, html: str, src: Path, links: str = "") -> str:
         """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
-        rel = self.settings.rel(src)
-        entry = self.verified_record.get(rel)
-        digest = self._page_digest(src)
-        if entry is None or entry.digest != digest:
-            self.unverified.append(rel)
-        return verified.add_badge(html, verified.badge_html(entry, digest) + links)
+        entry = verified.proved(self.record, src, self.settings)
+        if entry is None:
+            self.unverified.append(self.settings.rel(src))
+        return verified.add_badge(html, verified.badge_html(entry) + links)
 
     def _list_unverified(self) -> None:
         """One line for the pages not verified since their last change: at a build, and at the first
@@ -341,11 +340,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
-    def _page_digest(self, src: Path) -> str:
-        """``verified.page_digest``, once per page per build."""
-        if src not in self.page_digests:
-            self.page_digests[src] = verified.page_digest(src, self.settings)
-        return self.page_digests[src]
+    def _download_key(self, src: Path) -> str:
+        """What a post's download is made of, once per page per build: the files the page tests read of
+        the page (the page, its includes) and every file under the snippet folders (the modules the
+        download writes in, the data files it carries), with names and bytes."""
+        if src not in self.download_keys:
+            snippets = [self.settings.rel(p) for d in self.settings.snippet_dirs for p in sorted(d.rglob("*"))
+                        if p.is_file() and "__pycache__" not in p.parts]
+            read = Inputs.observe([*verified.read_by_tests(src, self.settings), *snippets], root=self.settings.root)
+            self.download_keys[src] = read.to_json()
+        return self.download_keys[src]
 
     @event_priority(-100)  # last: every other plugin's change to the page is in
     def on_post_page(self, output, *, page, config):

@@ -14,8 +14,9 @@ from journal_tools.core.code.run import ChainResult
 from journal_tools.core.markup import citations
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.source import read_source
+from journal_tools.core.record.inputs import Inputs, environment
 from journal_tools.core.record.validate import check_post
-from journal_tools.core.record.verified import page_digest
+from journal_tools.core.record.verified import PAGE, read_by_tests
 from journal_tools.core.settings import Settings
 from journal_tools.pagetest import state
 
@@ -26,7 +27,7 @@ class PageFile(pytest.File):
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
         state.sandbox()
-        return _with_digest(self, self._items)
+        return _with_record(self, self._items)
 
     def _items(self):
         settings = state.settings(self.config)
@@ -46,21 +47,19 @@ class PageFile(pytest.File):
                 yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
 
 
-def _with_digest(file: pytest.File, make_items) -> list:
-    """The file's items, each carrying the page's digest (taken before the page is read, so an
-    edit while the tests run can only make the record stale, never vouch for untested text)
-    and the number of items, for the verified record (``journal_tools.core.record.verified``)."""
+def _with_record(file: pytest.File, make_items) -> list:
+    """The file's items, each carrying what the page tests read of the page (taken before the page
+    is parsed, so an edit while the tests run can only make the record stale, never vouch for
+    untested text) and the number of items, for the record (``core.record.inputs``); one
+    ``reused`` item instead when a record of the page's passed tests holds now."""
     settings = state.settings(file.config)
+    rel = settings.rel(file.path)
     try:
-        digest = page_digest(file.path, settings)
+        read = Inputs.observe(read_by_tests(file.path, settings), root=settings.root)
     except (OSError, UnicodeError):
-        digest = None
-    runs = state.page_runs(file.config)
-    key = runs.key(settings.rel(file.path), digest) if digest is not None else None
-    page = {"path": settings.rel(file.path), "digest": digest, "notebook": settings.is_notebook(file.path), "run_key": key}
-    # A reused page is recorded as verified as a run of it would be (same counts, this run's
-    # date), so the record after a reuse equals what a FRESH=1 run writes.
-    proved = runs.result(key) if key is not None else None
+        read = None
+    proved = state.record(file.config).find(PAGE, rel, environment()) if read is not None else None
+    page = {"path": rel, "read": read.to_json() if read is not None else None, "notebook": settings.is_notebook(file.path)}
     items = [ReusedPage.from_parent(file, name="reused")] if proved is not None else list(make_items())
     page |= {"items": len(items), "reused": proved}
     for item in items:
@@ -74,7 +73,7 @@ class NotebookFile(pytest.File):
     def collect(self):
         """``render`` and ``notebook``; a notebook jupytext cannot read is one failing item."""
         state.sandbox()
-        return _with_digest(self, self._items)
+        return _with_record(self, self._items)
 
     def _items(self):
         try:
@@ -138,7 +137,7 @@ class BrokenPage(_PageItem):
 
 
 class ReusedPage(_PageItem):
-    """A page whose every test passed with these same inputs (``core/code/render_record.py``): not run again."""
+    """A page whose every test passed with what they read as it is now (``core.record.inputs``): not run again."""
 
     def runtest(self):
         """Nothing to run; counted in the session's "reused" line."""
@@ -155,15 +154,10 @@ class RenderItem(_PageItem):
     def runtest(self):
         """Render the page and compare what a reader sees with what runs."""
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
-        checks = state.render_checks(self.config)
-        key = checks.key(self.page.path, self.page.expanded.text)
-        if checks.passed(key):  # the same inputs passed before (core/code/render_record.py's docstring)
-            return
         try:
             check_render(self.page, state.settings(self.config))
         except citations.BibError as exc:
             _broken_bibliography(exc, state.settings(self.config))
-        checks.record(key)
 
 
 class BibItem(_PageItem):
@@ -192,8 +186,11 @@ class ChainItem(_PageItem):
         updates = [] if updating else None
         result = ChainResult()
         try:
-            state.sandbox().run_chain(self.page, self.steps, result, updates, snippet_dirs=state.settings(self.config).snippet_dirs)
+            settings = state.settings(self.config)
+            state.sandbox().run_chain(self.page, self.steps, result, updates, snippet_dirs=settings.snippet_dirs,
+                                      root=settings.root)
         finally:
+            self.user_properties.append(("pagetest_observed", result.observed))
             # Counted even when a block fails: the blocks before it did run.
             self.user_properties.append(("pagetest_run", result.executed_fences))
             self.user_properties.append(("pagetest_numbers", result.numbers_checked))
@@ -234,9 +231,13 @@ class NotebookItem(_PageItem):
     def runtest(self):
         """Run every code cell; count the cells that ran."""
         ran: list = []
+        observed: dict = {}
         try:
-            state.sandbox().run_notebook(self.notebook, self.path.parent, ran, snippet_dirs=state.settings(self.config).snippet_dirs)
+            settings = state.settings(self.config)
+            state.sandbox().run_notebook(self.notebook, self.path.parent, ran, snippet_dirs=settings.snippet_dirs,
+                                         root=settings.root, observed=observed)
         finally:
+            self.user_properties.append(("pagetest_observed", observed))
             self.user_properties.append(("pagetest_run", len(ran)))
             self.user_properties.append(("pagetest_skipped", []))
 

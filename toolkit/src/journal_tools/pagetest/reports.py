@@ -1,6 +1,6 @@
 """Where the reports arrive (the controller under pytest-xdist): the tally of blocks run and
-pages reused, the rewrites of ``--update-outputs``, and the verified record
-(``journal_tools.core.record.verified``) written at the end of the session."""
+pages reused, the rewrites of ``--update-outputs``, and the record of the pages that passed
+(``journal_tools.core.record.inputs``) written at the end of the session."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from journal_tools.core.code.outputs import apply_updates
-from journal_tools.core.record.verified import Entry, page_digest, today, torch_version, update_record
+from journal_tools.core.record.inputs import Inputs, environment, file_digest
+from journal_tools.core.record.verified import PAGE, today, torch_version
 from journal_tools.pagetest import state
 
 
@@ -41,15 +42,15 @@ class Tally:
                 self.pages += 1
 
     def pytest_sessionfinish(self, session):
-        """Apply --update-outputs' rewrites, noting each page's digest before and after."""
+        """Apply --update-outputs' rewrites, noting each page's bytes (their digest) before and after."""
         updates = self.config.stash[state.UPDATES]
         if not updates:
             return
         settings = state.settings(self.config)
         pages = {u.page for u in updates if u.can_rewrite}
-        before = {rel: page_digest(settings.root / rel, settings) for rel in pages}
+        before = {rel: file_digest(settings.root / rel) for rel in pages}
         self.written = apply_updates(Path(self.config.rootpath), updates)
-        self.config.stash[state.REWRITTEN] = {rel: (before[rel], page_digest(settings.root / rel, settings)) for rel in pages}
+        self.config.stash[state.REWRITTEN] = {rel: (before[rel], file_digest(settings.root / rel)) for rel in pages}
 
     def pytest_terminal_summary(self, terminalreporter):
         """The page doc-tests' section: blocks run, pages reused, skips, rewrites."""
@@ -72,15 +73,17 @@ class Tally:
 
 
 class Verified:
-    """Collects, where the reports arrive, which pages passed all their tests, and
-    writes the verified record (``journal_tools.core.record.verified``) at the end of the session.
+    """Collects, where the reports arrive, which pages passed all their tests, and writes them
+    to the record (``journal_tools.core.record.inputs``) at the end of the session, under
+    everything their tests read: the files the page tests read themselves (the page, its
+    includes, the BibTeX file, mkdocs.yml) and what the page's code was seen to read.
 
-    A page counts as verified when every one of its items reported and none failed
-    (a run of some of its items, ``-k`` or ``::page``, leaves its entry as it was);
-    a page with a failed item loses its entry. Only the controller writes (under
-    pytest-xdist the workers' reports come to it). A page --update-outputs rewrote
-    is recorded under its digest after the rewrite (its outputs now are what the
-    code printed), if nothing else changed it since it was collected.
+    A page counts as passed when every one of its items reported and none failed (a run of
+    some of its items, ``-k`` or ``::page``, leaves its records as they were); a page with a
+    failed item has every record of it that holds now dropped. Only the controller writes
+    (under pytest-xdist the workers' reports come to it). A page --update-outputs rewrote is
+    recorded with its bytes after the rewrite (its outputs now are what the code printed),
+    if nothing else changed it since it was collected. A reused page's record stands as it was.
     """
 
     def __init__(self, config):
@@ -88,42 +91,45 @@ class Verified:
         self.pages: dict[str, dict] = {}
 
     def pytest_runtest_logreport(self, report):
-        """Note a page item's outcome and what it ran."""
+        """Note a page item's outcome, what it ran and what its code read."""
         props = dict(report.user_properties)
         page = props.get("pagetest_page")
         if page is None:
             return
         seen = self.pages.setdefault(page["path"], {"page": page, "items": set(), "failed": False,
-                                                    "blocks": 0, "numbers": 0})
+                                                    "blocks": 0, "numbers": 0, "read": Inputs()})
         if report.failed:
             seen["failed"] = True
         if report.when == "call" or (report.when == "setup" and not report.passed):
-            proved = page["reused"] or {}
             seen["items"].add(report.nodeid)
-            seen["blocks"] += props.get("pagetest_run", 0) + proved.get("blocks", 0)
-            seen["numbers"] += props.get("pagetest_numbers", 0) + proved.get("numbers", 0)
+            seen["blocks"] += props.get("pagetest_run", 0)
+            seen["numbers"] += props.get("pagetest_numbers", 0)
+            observed = props.get("pagetest_observed") or {}
+            seen["read"] |= Inputs(observed.get("files", {}), observed.get("folders", {}))
 
     @pytest.hookimpl(trylast=True)  # after Tally's, which rewrites pages under --update-outputs
     def pytest_sessionfinish(self, session):
-        """Write the verified record (the controller only)."""
+        """Write the pages that passed, and drop what holds of those that failed (the controller only)."""
         if hasattr(self.config, "workerinput") or not self.pages:
             return
         settings = state.settings(self.config)
         if settings is None:
             return
-        passed, failed = {}, set()
+        record, key = state.record(self.config), environment()
         torch, date = torch_version(), today()
         rewritten = self.config.stash[state.REWRITTEN]
         for rel, seen in self.pages.items():
             page = seen["page"]
-            digest = page["digest"]
-            if rel in rewritten:
+            if page["reused"] is not None:
+                continue
+            read = Inputs.from_json(page["read"]) if page["read"] is not None else None
+            if read is not None and rel in rewritten:
                 before, after = rewritten[rel]
-                digest = after if before == digest else None  # edited during the run: vouch for nothing
-            if seen["failed"] or digest is None:
-                failed.add(rel)
+                # Edited during the run (not by the rewrite): vouch for nothing.
+                read = Inputs({**read.files, rel: after}, read.folders) if read.files.get(rel) == before else None
+            if seen["failed"] or read is None:
+                record.failed(PAGE, rel, key)
             elif len(seen["items"]) == page["items"]:
-                passed[rel] = Entry(digest, seen["blocks"], seen["numbers"], torch, date, page["notebook"])
-                if page["run_key"] and digest == page["digest"] and page["reused"] is None:
-                    state.page_runs(self.config).record(page["run_key"], {"blocks": seen["blocks"], "numbers": seen["numbers"]})
-        update_record(settings, passed, failed)
+                result = {"blocks": seen["blocks"], "numbers": seen["numbers"], "torch": torch, "date": date,
+                          "notebook": page["notebook"]}
+                record.passed(PAGE, rel, key, seen["read"] | read, result)

@@ -1,6 +1,6 @@
 """What one pytest session of page tests shares (kept in ``config.stash``): the journal's
-settings, the worker for page code, the remembered render checks and page runs, and the
-pages ``--update-outputs`` rewrites."""
+settings, the worker for page code, the record of passed checks, and the pages
+``--update-outputs`` rewrites."""
 
 from __future__ import annotations
 
@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core.code.render_record import RUNS_FOLDER, RenderChecks
 from journal_tools.core.code.sandbox import Sandbox
+from journal_tools.core.record.inputs import Record
 from journal_tools.core.settings import Settings
 
 UPDATES = pytest.StashKey[list]()
 # Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
 REWRITTEN = pytest.StashKey[dict]()
-_RENDER_CHECKS = pytest.StashKey[RenderChecks]()
-_PAGE_RUNS = pytest.StashKey[RenderChecks]()
+_RECORD = pytest.StashKey[Record]()
 
 
 _SETTINGS = pytest.StashKey[Settings]()
@@ -36,24 +35,17 @@ def sandbox() -> Sandbox:
     return _SHARED[0]
 
 
-def render_checks(config) -> RenderChecks:
-    """The session's remembered render checks (one digest of the toolkit per session)."""
-    if _RENDER_CHECKS not in config.stash:
-        config.stash[_RENDER_CHECKS] = RenderChecks(settings(config))
-    return config.stash[_RENDER_CHECKS]
-
-
-def page_runs(config) -> RenderChecks:
-    """The session's remembered page tests: in ``make test`` (pytest's default paths: no page,
-    folder or ``-k`` named), a page whose inputs, PyTorch and toolkit are unchanged since all its
-    tests passed is not run again. Off under FRESH=1, CI and --update-outputs; a named page
-    (``make check PAGE=...``) or folder always runs."""
-    if _PAGE_RUNS not in config.stash:
-        runs = RenderChecks(settings(config), folder=RUNS_FOLDER, versioned=("torch", "numpy"))
+def record(config) -> Record:
+    """The record of passed checks (``core.record.inputs``). In ``make test`` (pytest's default
+    paths: no page, folder or ``-k`` named) a page whose record holds is not run again; off under
+    FRESH=1, CI and --update-outputs, and a named page (``make check PAGE=...``) or folder always
+    runs. Every session writes what passed."""
+    if _RECORD not in config.stash:
+        rec = Record(settings(config).root)
         default_run = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("keyword")
-        runs.enabled = runs.enabled and default_run and not config.getoption("update_outputs")
-        config.stash[_PAGE_RUNS] = runs
-    return config.stash[_PAGE_RUNS]
+        rec.reuse = rec.reuse and default_run and not config.getoption("update_outputs")
+        config.stash[_RECORD] = rec
+    return config.stash[_RECORD]
 
 
 def settings(config) -> Settings | None:

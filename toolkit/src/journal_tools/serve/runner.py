@@ -6,7 +6,10 @@
   page``; each block under the page's time limit. The outcome is one dict:
 
       {"page": ..., "ran": N, "seconds": t, "failures": [{"where", "line", "message", "report"}],
-       "to_fill": [{"where", "line"}]}
+       "to_fill": [{"where", "line"}], "read": {"files": {...}, "folders": {...}}}
+
+  ``read`` is what the page's code was seen to read (``core.code.observe``): a
+  save of any of those files runs the page again.
 
   An empty expected-output fence whose block printed is "to fill" (``make
   update-outputs`` writes it), not a failure: the README starts an output so.
@@ -39,7 +42,7 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
-    out = {"page": str(page_path), "ran": 0, "failures": [], "to_fill": []}
+    out = {"page": str(page_path), "ran": 0, "failures": [], "to_fill": [], "read": {"files": {}, "folders": {}}}
     try:
         page = parse_page(Path(page_path), settings)
     except Mistake as exc:  # the page cannot be read as tests
@@ -55,7 +58,7 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             continue
         result, filled = ChainResult(), 0
         try:
-            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale)
+            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale, root=settings.root)
         except BlockError as exc:
             step = steps[len(result.results)]
             fence_line = page.where(step.parts[0].fence.start).line
@@ -66,6 +69,8 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
                 out["failures"].append({"where": exc.origin.describe(), "line": fence_line,
                                         "message": exc.problem.split("\n", 1)[0], "report": exc.report})
         out["ran"] += result.executed_fences + filled
+        for kind in ("files", "folders"):
+            out["read"][kind].update(result.observed.get(kind, {}))
     return out | {"seconds": time.perf_counter() - start}
 
 

@@ -1,7 +1,8 @@
 """``make serve`` only: what the serve plugin keeps between rebuilds of one ``mkdocs serve``.
 
-The code of every page whose inputs changed since the last build (the page,
-the snippet files it includes, the snippet modules its code imports) runs in
+The code of every page whose inputs changed since its last run (the files the
+page tests read of it, and what its code was seen to read then:
+``core.record.inputs``) runs in
 the warm worker (``code_runner``) while MkDocs renders. No build waits for
 it: the page's status line is added when the page is requested
 (``live_panels``), with the outcome known then, and a page requested while
@@ -21,6 +22,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from journal_tools.core.record import verified
+from journal_tools.core.record.inputs import Inputs
 from journal_tools.core.settings import Settings
 from journal_tools.serve.background_figures import BackgroundFigures
 from journal_tools.serve.background_notebooks import BackgroundNotebooks
@@ -36,7 +38,7 @@ class ServeState:
 
     def __init__(self, settings: Settings):
         self.runner = CodeRunner(settings)
-        self.fingerprints: dict[Path, str] = {}
+        self.read: dict[Path, Inputs] = {}  # what the page tests read of each page when its last run was queued
         self.results: dict[Path, Future] = {}
         self.started: dict[Path, str] = {}  # when each page's newest run was queued (its status line says so)
         self.served: dict[str, tuple[Path, list[int]]] = {}  # a page's output file (dest_uri) -> its source, its fences' lines
@@ -59,17 +61,25 @@ class ServeState:
         self.save_log.settings = settings
         changed = []
         for page in pages:
-            # The verified badge's digest: the page, the snippets it includes or
-            # imports (the one include expander, imports followed), requirements.txt.
-            fp = verified.page_digest(page, settings)
-            if self.fingerprints.get(page) != fp or page not in self.results:
-                self.fingerprints[page] = fp
+            try:
+                read = Inputs.observe(verified.read_by_tests(page, settings), root=settings.root)
+            except (OSError, UnicodeError):
+                read = Inputs({settings.rel(page): "unreadable"})
+            if page not in self.results or self.read.get(page) != read or self._code_read_changed(page, settings):
+                self.read[page] = read
                 changed.append(page)
         futures = self.runner.run(changed) if changed else {}
         now = time.strftime("%H:%M:%S")
         self.results.update(futures)
         self.started.update({p: now for p in futures})
         self.save_log.scheduled(futures)
+
+    def _code_read_changed(self, page: Path, settings: Settings) -> bool:
+        """Has a file or folder that the page's code read in its last finished run changed since?"""
+        future = self.results.get(page)
+        result = future.result() if future is not None and future.done() else None
+        code_read = (result or {}).get("read")
+        return code_read is not None and not Inputs(code_read["files"], code_read["folders"]).holds(settings.root)
 
     def outcome(self, page: Path) -> dict | None:
         """The run result for ``page`` as it stands now, or None for a page that has no run;

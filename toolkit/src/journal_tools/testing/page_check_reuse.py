@@ -1,48 +1,38 @@
-"""A check of a built page is reused while nothing it read changed.
+"""A check of a built page is reused while nothing it read changed (the one record, ``core.record.inputs``).
 
-The page checks of tests/browser/ (axe, phones, formulas, every page)
-load each built page in Chromium; tests/test_downloads.py runs each
-entry's downloads. After an edit of one entry, one page of the site has other
-bytes; the others would be checked again for nothing. So each passing check of
-one page is recorded under a key of everything that can change its result:
+The page checks of tests/browser/ (axe, phones, formulas, every page) load each
+built page in Chromium; tests/test_downloads.py runs each entry's downloads. After an
+edit of one entry, one page of the site has other bytes; the others would be checked
+again for nothing. So each passing check of one page is written to the record, kind
+``site check``, subject the test's id and the page, with:
 
-- the test's own code: its module, the fixtures (tests/conftest.py,
-  tests/browser/conftest.py) and this file; the test's id (its
-  parameters: palette, width); what else the test names (``key_also``: the
-  whole math font the formulas are compared with, the toolkit's code the
-  downloads are made and compared with);
-- the Chromium version, the Python version and every installed distribution
-  (Playwright, axe-core's package, Pillow, PyTorch among them);
-- the page and every file the check read, byte for byte: for a browser check
-  every file of the site the browser fetched (stylesheets, scripts, fonts,
-  images). The one file left out is Material's search index
-  (``search/search_index.json``), which its search worker fetches on every page
-  and every edit changes: the checks never search, and the search test
-  (tests/browser/test_site.py), which is never reused, loads it.
+- as key, the test's own code (its module, the fixtures tests/conftest.py and
+  tests/browser/conftest.py, and this file), its id (its parameters: palette, width),
+  what else the test names (``key_also``: the whole math font the formulas are
+  compared with, the toolkit's code the downloads are made and compared with), the
+  Chromium version and the environment (``inputs.environment``: Python and every
+  installed distribution, Playwright, axe-core's package, Pillow and PyTorch among them);
+- as inputs, the page and every file the check read, byte for byte: for a browser check
+  every file of the site the browser fetched (stylesheets, scripts, fonts, images). The
+  one file left out is Material's search index (``search/search_index.json``), which its
+  search worker fetches on every page and every edit changes: the checks never search,
+  and the search test (tests/browser/test_site.py), which is never reused, loads it.
 
-A check is reused only when its record names the same files with the same
-bytes. ``FRESH=1`` and ``CI`` check every page. The records are small files in
-.cache/test-results/pages/ (one per passing check, written atomically, so
-pytest-xdist workers never share one); `make clean` removes them. A test that
-reused pages says so in its output, and the run prints one line
-(tests/conftest.py): ``reused: N page checks of T tests ...; FRESH=1 re-runs them``.
+``FRESH=1`` and ``CI`` check every page. A test that reused pages says so in its output,
+and the run prints one line (tests/conftest.py): ``reused: N page checks of T tests ...;
+FRESH=1 re-runs them``.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import json
-import os
-import sys
-from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from journal_tools.core.settings import env_flag
+from journal_tools.core.record.inputs import Inputs, Record, environment
 
 ROOT = Path.cwd().resolve()  # the journal under test: pytest runs from its top folder
-RECORDS = ROOT / ".cache" / "test-results" / "pages"
+KIND = "site check"
 # Fetched by Material on every page for its search box, changed by every edit; never drawn by a page check.
 NOT_KEYED = ("search/search_index.json",)
 _CODE = (ROOT / "tests" / "conftest.py", ROOT / "tests" / "browser" / "conftest.py", Path(__file__))
@@ -53,17 +43,6 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@functools.cache
-def _environment() -> str:
-    dists = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata["Name"])
-    return "\n".join([sys.version, *dists])
-
-
-def fresh() -> bool:
-    """Check every page (FRESH=1, CI)."""
-    return env_flag("FRESH") or env_flag("CI")
-
-
 class PageChecks:
     """The records of one test: ``reused(rel)`` before checking a page, ``passed(rel, ...)`` after."""
 
@@ -71,18 +50,14 @@ class PageChecks:
         self.request, self.site, self.prefix = request, site, prefix
         code = b"".join(p.read_bytes() for p in (Path(request.path), *_CODE) if p.is_file())  # (a journal without browser checks)
         self.test_key = _sha(b"\0".join([code, request.node.nodeid.encode(), browser_version.encode(),
-                                         _environment().encode()]))
+                                         environment().encode()]))
+        self.record = Record(ROOT)
         self.reused_pages: list[str] = []
         self.checked = 0
 
     def key_also(self, data: bytes) -> None:
         """Make ``data`` (something besides the site that the check reads) part of every record's key."""
         self.test_key = _sha(self.test_key.encode() + b"\0" + data)
-
-    def record_path(self, rel: str) -> Path:
-        """Where the record of page ``rel`` as built now is (a file kept with it: the same name, another suffix)."""
-        key = _sha(f"{self.test_key} {rel} ".encode() + (self.site / rel).read_bytes())
-        return RECORDS / f"{key}.json"
 
     def site_path(self, url: str) -> str | None:
         """The site file a fetched ``url`` names (relative to the site), or None (not a file of the site)."""
@@ -94,21 +69,18 @@ class PageChecks:
             rel += "index.html"
         return rel if (self.site / rel).is_file() else None
 
+    def _subject(self, rel: str) -> str:
+        return f"{self.request.node.nodeid} {rel}"
+
     def reused(self, rel: str) -> dict | None:
         """The recorded result of page ``rel``'s passing check, if it still holds; else None (check it)."""
         self.checked += 1
-        if fresh():
-            return None
-        try:
-            record = json.loads(self.record_path(rel).read_text(encoding="utf-8"))
-            same = all(_sha((self.site / dep).read_bytes()) == digest for dep, digest in record["files"].items())
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        if not same:
+        result = self.record.find(KIND, self._subject(rel), self.test_key, roots={"site": self.site})
+        if result is None:
             return None
         self.reused_pages.append(rel)
         self.request.node.user_properties.append((PROPERTY, rel))
-        return record["result"]
+        return result
 
     def passed(self, rel: str, fetched: list[str], result: dict | None = None) -> None:
         """Record that page ``rel`` passed, having fetched the site files ``fetched`` (URLs or paths)."""
@@ -117,13 +89,8 @@ class PageChecks:
             dep = self.site_path(url) if "://" in url else url
             if dep is not None and dep not in NOT_KEYED:
                 files.add(dep)
-        record = {"page": rel, "test": self.request.node.nodeid, "result": result or {},
-                  "files": {dep: _sha((self.site / dep).read_bytes()) for dep in sorted(files)}}
-        path = self.record_path(rel)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f".{path.name}.{os.getpid()}")
-        partial.write_text(json.dumps(record, indent=1), encoding="utf-8")
-        os.replace(partial, path)
+        inputs = Inputs.observe([f"site:{dep}" for dep in sorted(files)], roots={"site": self.site})
+        self.record.passed(KIND, self._subject(rel), self.test_key, inputs, result)
 
     def note(self) -> str:
         """What was reused, for the test's own output."""

@@ -77,6 +77,7 @@ class ChainResult:
     """The steps of one item, filled in as they finish."""
 
     results: list[StepResult] = field(default_factory=list)
+    observed: dict = field(default_factory=dict)  # what the code read: {"files": {path: digest}, "folders": {...}} (core.code.observe)
 
     @property
     def executed_fences(self) -> int:

@@ -121,10 +121,12 @@ class Sandbox:
 
     # -- what the page tests and make serve call ------------------------------------
 
-    def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None) -> None:
+    def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None,
+                  root: Path | None = None) -> None:
         """``core.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
         same way; a block that fails, runs past the page's limit or ends the worker is a
-        BlockError naming its line. ``cancelled``: see :meth:`call`."""
+        BlockError naming its line. ``cancelled``: see :meth:`call`. ``root``: the journal's
+        folder, whose files the code read are put in ``result.observed`` (:meth:`call`)."""
         from journal_tools.core.code.run import BlockError, part_origin, synthetic_name
 
         sources = {synthetic_name(part_origin(page, part)): (part.origins, part.code.splitlines())
@@ -134,7 +136,7 @@ class Sandbox:
         try:
             done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
-                                             rehearsable=update is None)
+                                             rehearsable=update is None, root=root, observed=result.observed)
         except Stopped as stop:
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)
@@ -143,8 +145,10 @@ class Sandbox:
         if error is not None:
             raise BlockError(*error)
 
-    def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=()) -> None:
-        """``core.notebook.run_notebook`` in the worker, with each cell under the notebook's limit."""
+    def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=(), root: Path | None = None,
+                     observed: dict | None = None) -> None:
+        """``core.notebook.run_notebook`` in the worker, with each cell under the notebook's limit
+        (``root``, ``observed``: see :meth:`call`)."""
         from journal_tools.core.code.notebook import cell_origins
         from journal_tools.core.code.run import BlockError, synthetic_name
 
@@ -158,7 +162,8 @@ class Sandbox:
             ran[:] = cells[:finished]
 
         try:
-            count, error = self.call(sandbox_child.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs, on_progress=progress)
+            count, error = self.call(sandbox_child.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs,
+                                     on_progress=progress, root=root, observed=observed)
         except Stopped as stop:
             del ran[stop.index:]
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
@@ -167,7 +172,7 @@ class Sandbox:
             raise BlockError(*error)
 
     def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
-             rehearsable: bool = False):
+             rehearsable: bool = False, root: Path | None = None, observed: dict | None = None):
         """``fn(progress, *args)`` in the worker, its return value here.
 
         ``fn`` (a module-level function) calls ``progress(i, value)`` before unit ``i``
@@ -176,13 +181,17 @@ class Sandbox:
         (``make serve``: its page was saved again). ``rehearsable``: a spare may run this
         request again to warm up (it writes only in its own temporary folder). Raises
         Stopped (past the limit, or the worker died), Aborted, or RuntimeError (the
-        worker's own code failed).
+        worker's own code failed). ``root``: the journal's folder; the files inside it that the
+        request's code read and the folders it listed (``core.code.observe``) are put in
+        ``observed`` as ``{"files": {path: digest}, "folders": {path: digest}}`` (paths relative to ``root``).
         """
-        env = self._env = _environment(snippet_dirs)
+        env = self._env = _environment(snippet_dirs, root)
         with self._lock:
             worker = self._send(fn, args, env)
-            status, value, stderr, imported = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
+            status, value, stderr, imported, seen = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
             self._learned.update(dict.fromkeys(imported))
+        if observed is not None and seen is not None:
+            observed.update(seen)
         if rehearsable and status == "ok" and self._keep_spare:
             self._rehearsal = (fn, args, limit.seconds)
         self._tend_spare()
@@ -319,8 +328,8 @@ class Sandbox:
                 index, deadline = message[1], time.monotonic() + limit.seconds
                 if on_progress is not None and message[2] is not None:
                     on_progress(message[2])
-            else:  # ("done", (status, value), stderr, modules imported)
-                return (*message[1], message[2], message[3])
+            else:  # ("done", (status, value), stderr, modules imported, what the code read)
+                return (*message[1], message[2], message[3], message[4])
 
     def _died(self, worker: _Worker, index: int, units: list[Unit]) -> Exception:
         worker.process.join(5)
@@ -343,15 +352,17 @@ class Sandbox:
             self._worker = None
 
 
-def _environment(snippet_dirs) -> dict:
+def _environment(snippet_dirs, root: Path | None = None) -> dict:
     """What the worker takes from the caller for each request: its import path (with the
-    snippet folders first, as PYTHONPATH puts them), environment and working folder."""
+    snippet folders first, as PYTHONPATH puts them), environment and working folder, and
+    the journal folder whose reads it observes."""
     dirs = [str(d) for d in snippet_dirs]
     try:
         cwd = os.getcwd()
     except OSError:  # a removed folder (a finished test's): the worker picks its own
         cwd = ""
-    return {"path": list(dict.fromkeys([*dirs, *sys.path])), "environ": dict(os.environ), "cwd": cwd, "forget": dirs}
+    return {"path": list(dict.fromkeys([*dirs, *sys.path])), "environ": dict(os.environ), "cwd": cwd, "forget": dirs,
+            "observe": str(root) if root is not None else None}
 
 
 def _context():

@@ -7,7 +7,8 @@ PyTorch and this module once), the worker serves one request at a time:
 are taken from ``env`` and the snippet modules of earlier requests are
 forgotten. ``progress(i, value)`` tells the parent that unit ``i`` starts (its
 clock restarts there). The answer is ``("done", (status, value), stderr,
-modules imported)``.
+modules imported, what the code read)``: the journal files it opened, listed or
+imported (``core.code.observe``), when the caller named the journal's folder.
 
 Set-up: its own process group (the parent kills a shell block's children with
 it), ended when its parent ends, faulthandler writing every stack to a file
@@ -31,6 +32,7 @@ import time
 import traceback
 from pathlib import Path
 
+from journal_tools.core.code import observe
 from journal_tools.core.page.limits import BoundedOutput
 
 __all__ = ["chain", "main", "notebook", "warm"]
@@ -53,9 +55,10 @@ def main(conn, dump_path: str, parent: int) -> None:
         try:
             fn, args, env = pickle.loads(request)
         except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
-            conn.send(("done", ("bug", traceback.format_exc()), "", []))
+            conn.send(("done", ("bug", traceback.format_exc()), "", [], None))
             continue
         _prepare(env, seen)
+        observe.start(env.get("observe"))
 
         def progress(index: int, value=None) -> None:
             conn.send(("start", index, value))
@@ -65,11 +68,12 @@ def main(conn, dump_path: str, parent: int) -> None:
                 answer = ("ok", fn(progress, *args))
         except BaseException:  # noqa: BLE001 - a bug of the runner: reported, the worker goes on
             answer = ("bug", traceback.format_exc())
+        observed = observe.finish()
         imported = _imported_since(known, seen)
         try:
-            conn.send(("done", answer, stderr.getvalue(), imported))
+            conn.send(("done", answer, stderr.getvalue(), imported, observed))
         except Exception:  # an answer that does not pickle
-            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported))
+            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported, observed))
 
 
 def _imported_since(known: set[str], seen: set[str]) -> list[str]:

@@ -1,0 +1,251 @@
+"""The one record of passed checks, each kept under what the check was seen to read.
+
+Every reuse of the toolkit asks this record and nothing else: a page's tests
+(``make test``), its verified badge (the build), the checks of a built page
+(browser, downloads), ``make serve``'s choice of pages to run again. A check that
+passes is written down with its **inputs**: every file it read, as a digest of
+its bytes (or "missing", for a file it looked for and did not find), and every
+folder it listed, as a digest of the names in it; with a **key** for what is not a
+file of the journal (the installed packages, the Python version, the toolkit's
+code: :func:`environment`; for a browser check also its test's code and the
+browser's version). What a check read is observed, not predicted: page code is
+watched while it runs (``core.code.observe``), the page tests add the files they
+read themselves (the page, its snippet includes, the BibTeX file, mkdocs.yml),
+and a browser check the site files the browser fetched.
+
+A check may be skipped when one of its records still *holds*: the same key, and
+every input file and folder as it was. Several records of one check are kept
+(the newest :data:`KEPT`), so a revert to content that passed holds again: the
+badge comes back with no run. A check that fails drops every record of it that
+holds now, so a later lookup cannot vouch for what just failed.
+
+Files are named by labels: a path relative to the journal's folder, or
+``site:<path>`` for a file of a built site (the checks of built pages run on a
+copy in a temporary folder, passed in as ``roots``).
+
+The record is one SQLite file, ``.cache/record.sqlite`` (the standard library's
+sqlite3: one file that several pytest-xdist workers write safely, which a folder of
+JSON files does only with care). ``make clean`` removes it; ``FRESH=1`` and CI reuse
+none of it, but write what passed (the build after them shows its badges from it).
+DECISIONS.md compares it with jupyter-cache and Bazel.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from journal_tools.core.settings import env_flag
+
+__all__ = ["KEPT", "NAME", "Inputs", "Record", "environment", "fresh"]
+
+NAME = "record.sqlite"  # under the journal's .cache/
+KEPT = 8  # records kept per check and subject: reverts to any of the last 8 passing states hold
+_SCHEMA = 1
+_PACKAGE = Path(__file__).resolve().parents[2]  # journal_tools/
+MISSING = "missing"
+
+
+def fresh() -> bool:
+    """Reuse nothing (``FRESH=1``, or CI): every check runs."""
+    return env_flag("FRESH") or env_flag("CI")
+
+
+@functools.cache
+def environment() -> str:
+    """The key of what is not a file of the journal: Python, every installed distribution and its
+    version, the toolkit's code (an editable install keeps its version across edits)."""
+    h = hashlib.sha256(sys.version.encode())
+    dists = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata["Name"])
+    h.update("\n".join(dists).encode())
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        h.update(b"\0" + path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of a file's bytes, or ``missing``."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return MISSING
+
+
+def listing_digest(folder: Path) -> str:
+    """sha256 of the names in a folder (a file added or removed changes it), or ``missing``."""
+    try:
+        names = sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return MISSING
+    return hashlib.sha256("\0".join(names).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What one check read: file label -> digest of its bytes, folder label -> digest of its names."""
+
+    files: Mapping[str, str] = field(default_factory=dict)
+    folders: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def observe(cls, files: Iterable[str] = (), folders: Iterable[str] = (), roots: Mapping[str, Path] | None = None,
+                root: Path | None = None) -> Inputs:
+        """The inputs of a check that read ``files`` and listed ``folders`` (labels), as they are now."""
+        where = _Resolver(root, roots)
+        return cls({label: file_digest(where(label)) for label in files},
+                   {label: listing_digest(where(label)) for label in folders})
+
+    def __or__(self, other: Inputs) -> Inputs:
+        return Inputs({**self.files, **other.files}, {**self.folders, **other.folders})
+
+    def changed(self, root: Path | None = None, roots: Mapping[str, Path] | None = None, *, first: bool = True) -> list[str]:
+        """The labels whose file or folder is not as recorded now (at most one with ``first``)."""
+        where, out = _Resolver(root, roots), []
+        for kind, recorded, digest in (("file", self.files, file_digest), ("folder", self.folders, listing_digest)):
+            for label, was in recorded.items():
+                if digest(where(label)) != was:
+                    out.append(label if kind == "file" else f"{label}/")
+                    if first:
+                        return out
+        return out
+
+    def holds(self, root: Path | None = None, roots: Mapping[str, Path] | None = None) -> bool:
+        """Is every input as recorded?"""
+        return not self.changed(root, roots)
+
+    def to_json(self) -> str:
+        """One canonical text (equal inputs, equal text)."""
+        return json.dumps({"files": dict(sorted(self.files.items())), "folders": dict(sorted(self.folders.items()))},
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Inputs:
+        """The inverse of :meth:`to_json`."""
+        raw = json.loads(text)
+        return cls(dict(raw["files"]), dict(raw["folders"]))
+
+
+class _Resolver:
+    """A label's path: ``site:x`` under ``roots["site"]``, any other under ``root``."""
+
+    def __init__(self, root: Path | None, roots: Mapping[str, Path] | None):
+        self.root, self.roots = root, dict(roots or {})
+
+    def __call__(self, label: str) -> Path:
+        prefix, sep, rest = label.partition(":")
+        if sep and prefix in self.roots:
+            return self.roots[prefix] / rest
+        if self.root is None:
+            raise ValueError(f"no folder for the input {label!r}")
+        return self.root / label
+
+
+class Record:
+    """The record of the journal at ``root`` (``root/.cache/record.sqlite``).
+
+    ``reuse``: may :meth:`find` skip a check (default: not under ``FRESH=1`` or CI). The
+    badge (:meth:`holding`) reads the record either way. Any failure to read or write
+    the file (a read-only checkout) only costs a run: nothing is reused, nothing kept.
+    """
+
+    def __init__(self, root: Path, *, reuse: bool | None = None):
+        self.root = Path(root)
+        self.path = self.root / ".cache" / NAME
+        self.reuse = not fresh() if reuse is None else reuse
+        self._db: sqlite3.Connection | None = None
+        self._pid = 0
+
+    # -- asking -----------------------------------------------------------------------------------
+
+    def find(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> dict | None:
+        """The result of a passed check of ``kind`` on ``subject`` under ``key`` whose inputs hold now,
+        or None (run it: nothing holds, or reuse is off)."""
+        return self.holding(kind, subject, key, roots) if self.reuse else None
+
+    def holding(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> dict | None:
+        """Like :meth:`find`, whatever ``reuse`` says (the badge of what the last runs proved)."""
+        for inputs, result in self._rows(kind, subject, key):
+            if inputs.holds(self.root, roots):
+                return result
+        return None
+
+    def latest(self, kind: str, subject: str, key: str) -> tuple[Inputs, dict] | None:
+        """The newest record of a check (held now or not), for saying what changed since."""
+        rows = self._rows(kind, subject, key)
+        return rows[0] if rows else None
+
+    # -- telling ----------------------------------------------------------------------------------
+
+    def passed(self, kind: str, subject: str, key: str, inputs: Inputs, result: Mapping | None = None) -> None:
+        """Write down a passed check (the newest :data:`KEPT` of its kind and subject are kept)."""
+        with self._writing() as db:
+            if db is None:
+                return
+            db.execute("INSERT OR REPLACE INTO passed VALUES (?, ?, ?, ?, ?, ?)",
+                       (kind, subject, key, inputs.to_json(), json.dumps(dict(result or {})), time.time()))
+            db.execute("DELETE FROM passed WHERE kind = ? AND subject = ? AND rowid NOT IN (SELECT rowid FROM passed "
+                       "WHERE kind = ? AND subject = ? ORDER BY at DESC LIMIT ?)", (kind, subject, kind, subject, KEPT))
+
+    def failed(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> None:
+        """A check failed with its inputs as they are now: drop each of its records that holds now."""
+        holding = [inputs.to_json() for inputs, _ in self._rows(kind, subject, key) if inputs.holds(self.root, roots)]
+        if not holding:
+            return
+        with self._writing() as db:
+            if db is not None:
+                db.executemany("DELETE FROM passed WHERE kind = ? AND subject = ? AND key = ? AND inputs = ?",
+                               [(kind, subject, key, text) for text in holding])
+
+    # -- the file ---------------------------------------------------------------------------------
+
+    def _rows(self, kind: str, subject: str, key: str) -> list[tuple[Inputs, dict]]:
+        db = self._connect(create=False)
+        if db is None:
+            return []
+        try:
+            rows = db.execute("SELECT inputs, result FROM passed WHERE kind = ? AND subject = ? AND key = ? "
+                              "ORDER BY at DESC", (kind, subject, key)).fetchall()
+            return [(Inputs.from_json(i), json.loads(r)) for i, r in rows]
+        except (sqlite3.Error, ValueError, KeyError):
+            return []
+
+    @contextlib.contextmanager
+    def _writing(self):
+        db = self._connect(create=True)
+        try:
+            if db is not None:
+                with db:  # one transaction
+                    yield db
+            else:
+                yield None
+        except sqlite3.Error:
+            pass  # not kept: the next run checks again
+
+    def _connect(self, create: bool) -> sqlite3.Connection | None:
+        if self._db is not None and self._pid == os.getpid():  # a forked child opens its own
+            return self._db
+        if not create and not self.path.is_file():
+            return None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=60)
+            db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the xdist worker that writes
+            db.execute("CREATE TABLE IF NOT EXISTS passed (kind TEXT, subject TEXT, key TEXT, inputs TEXT, "
+                       "result TEXT, at REAL, PRIMARY KEY (kind, subject, key, inputs))")
+            if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
+                db.execute("DELETE FROM passed")  # another layout's rows: not trusted
+                db.execute(f"PRAGMA user_version = {_SCHEMA}")
+        except (OSError, sqlite3.Error):
+            return None
+        self._db, self._pid = db, os.getpid()
+        return db
