@@ -10,7 +10,7 @@ what reads pages, as each reads it:
   (math through ``journal_tools.core.markup.markdown_math``), a bad formula located as the
   plugin locates it; and the blog plugin's own front-matter read of a post;
 - the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
-  and the verified record's ``page_digest``;
+  and ``read_by_tests`` (the files the page tests read, for the record);
 - the two readers called directly on the text with its line endings as written:
   ``frontmatter.read`` and ``includes.expand``.
 
@@ -63,7 +63,7 @@ from journal_tools.core.page.frontmatter import FrontMatterError
 from journal_tools.core.page.includes import IncludeError, _chunks, expand
 from journal_tools.core.page.source import read_source
 from journal_tools.core.record import validate
-from journal_tools.core.record.verified import page_digest
+from journal_tools.core.record.verified import read_by_tests
 from journal_tools.core.settings import Settings
 
 from fixture_journal import FIXTURE
@@ -239,10 +239,10 @@ def _page_test_steps(settings: Settings, path: Path, rel: str, post: bool, build
 
     def digest():
         try:
-            page_digest(path, settings)
+            read_by_tests(path, settings)
         except (OSError, UnicodeError):  # what the collector expects (the page is then never "verified")
             pass
-    outcomes.append(_step("page_digest", settings, (), digest))
+    outcomes.append(_step("read_by_tests", settings, (), digest))
     return outcomes
 
 

@@ -1,7 +1,9 @@
 """make test runs the code of the pages that changed, not of every page: a page whose every test
-passed is not run again while its inputs, PyTorch and the toolkit are the same (core/code/render_record.py,
-pagetest's ReusedPage). Named pages, FRESH=1 and a failed page always run. And after any sequence of
-runs the verified record and every badge equal what a FRESH=1 run writes."""
+passed is not run again while everything its tests read is as it was, and the environment is the
+same (core/record/inputs.py, pagetest's ReusedPage). Named pages, FRESH=1 and a failed page always
+run. And after any sequence of runs and edits (pages, snippets, data files read through open,
+Path.read_text, torch.load and a folder listing) the pages verified and every badge equal what a
+FRESH=1 run gives."""
 
 from __future__ import annotations
 
@@ -21,6 +23,52 @@ markdown_extensions:
   - pymdownx.highlight:
       pygments_lang_class: true
   - pymdownx.superfences
+  - pymdownx.snippets:
+      base_path: [snippets]
+      check_paths: true
+"""
+
+# A snippet module reading its data files in four ways; page r<n> prints reader.<way>().
+READER = """\
+from pathlib import Path
+
+import torch
+
+DATA = Path(__file__).parent / "data"
+
+
+def via_open():
+    with open(DATA / "a.txt", encoding="utf-8") as f:
+        return len(f.read().split())
+
+
+def via_read_text():
+    return len((DATA / "b.txt").read_text(encoding="utf-8").split())
+
+
+def via_torch_load():
+    return int(torch.load(DATA / "c.pt").sum())
+
+
+def via_listing():
+    return len(sorted(p.name for p in DATA.iterdir()))
+"""
+WAYS = ("via_open", "via_read_text", "via_torch_load", "via_listing")
+DATA = {"a.txt": "one two three", "b.txt": "four five"}
+READING = """\
+# reads {way}
+
+```python
+from reader import {way}
+
+print({way}())
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+{value}
+```
 """
 
 PAGE = """\
@@ -96,14 +144,59 @@ def test_a_ci_run_reuses_nothing_but_records_what_passed(journal, monkeypatch):
 
 OPS = st.one_of(
     st.tuples(st.sampled_from(["wrong", "revert", "prose", "delete", "check"]), st.sampled_from("abc")),
+    st.tuples(st.sampled_from(["edit data", "delete data", "revert data"]), st.sampled_from(["a.txt", "b.txt", "c.pt"])),
+    st.tuples(st.sampled_from(["add data", "remove added data", "edit snippet", "revert snippet"]), st.just("")),
     st.just(("run", "")),
 )
+
+
+def _data(journal, name: str, edited: bool = False) -> None:
+    import torch
+
+    path = journal.path / "snippets" / "data" / name
+    if name.endswith(".pt"):
+        torch.save(torch.tensor([3.0, 4.0 if not edited else 5.0]), path)
+    else:
+        path.write_text(DATA[name] + (" six" if edited else ""), encoding="utf-8")
+
+
+def _set_up(journal) -> None:
+    """Pages a, b, c (no data), r0..r3 (each reading its data its own way), the snippet, the data."""
+    (journal.path / "docs").mkdir()
+    (journal.path / "snippets" / "data").mkdir(parents=True)
+    (journal.path / "snippets" / "reader.py").write_text(READER, encoding="utf-8")
+    for name in ("a.txt", "b.txt", "c.pt"):
+        _data(journal, name)
+    for name in "abc":
+        _apply(journal, "revert", name)
+    for n, (way, value) in enumerate(zip(WAYS, (3, 2, 7, 3))):
+        (journal.path / "docs" / f"r{n}.md").write_text(READING.format(way=way, value=value), encoding="utf-8")
 
 
 def _apply(journal, op: str, name: str) -> None:
     if op == "run":
         journal.runpytest_inprocess()  # make test
         return
+    snippets = journal.path / "snippets"
+    if op == "edit data":
+        _data(journal, name, edited=True)
+    elif op == "delete data":
+        (snippets / "data" / name).unlink(missing_ok=True)
+    elif op == "revert data":
+        _data(journal, name)
+    elif op == "add data":
+        (snippets / "data" / "extra.txt").write_text("seen by the listing", encoding="utf-8")
+    elif op == "remove added data":
+        (snippets / "data" / "extra.txt").unlink(missing_ok=True)
+    elif op == "edit snippet":  # the pages still pass, but must run again to say so
+        (snippets / "reader.py").write_text(READER + "\n# edited\n", encoding="utf-8")
+    elif op == "revert snippet":
+        (snippets / "reader.py").write_text(READER, encoding="utf-8")
+    else:
+        _apply_to_page(journal, op, name)
+
+
+def _apply_to_page(journal, op: str, name: str) -> None:
     page = journal.path / "docs" / f"{name}.md"
     original = PAGE.format(title=name, value=ord(name))
     if op == "wrong" and page.is_file():
@@ -118,33 +211,38 @@ def _apply(journal, op: str, name: str) -> None:
         journal.runpytest_inprocess(f"docs/{name}.md")  # make check PAGE=docs/<name>.md
 
 
-def _record_and_badges(journal) -> tuple[dict, dict]:
+def _badges(journal) -> dict:
+    """Every page's badge as the build would show it now, from the record."""
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core.record.verified import badge_html, page_digest, read_record
+    from journal_tools.core.record.inputs import Record
+    from journal_tools.core.record.verified import badge_html, proved
 
     settings = mkdocs_config.load(journal.path / "mkdocs.yml")
-    record = read_record(settings)
-    pages = sorted((journal.path / "docs").glob("*.md"))
-    return record, {p.name: badge_html(record.get(settings.rel(p)), page_digest(p, settings)) for p in pages}
+    record = Record(journal.path)
+    return {p.name: badge_html(proved(record, p, settings)) for p in sorted((journal.path / "docs").glob("*.md"))}
 
 
-@settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @example(ops=[("check", "a"), ("wrong", "a"), ("run", ""), ("revert", "a")])  # the revert that lost its badge
 @example(ops=[("run", ""), ("delete", "c")])  # a deleted page must leave the record
+@example(ops=[("run", ""), ("edit data", "a.txt")])  # the data file read through a snippet: stayed "Verified"
+@example(ops=[("run", ""), ("edit data", "b.txt"), ("run", ""), ("revert data", "b.txt")])  # its badge back, no run
+@example(ops=[("run", ""), ("edit data", "c.pt"), ("delete data", "a.txt")])
+@example(ops=[("run", ""), ("add data", ""), ("run", ""), ("remove added data", "")])  # a folder listed
+@example(ops=[("run", ""), ("edit snippet", ""), ("run", ""), ("revert snippet", "")])
 @given(ops=st.lists(OPS, max_size=4))
 def test_after_any_runs_the_record_and_badges_equal_a_fresh_runs(journal, monkeypatch, ops):
-    """Whatever ran before (passes, failures, reverts, named pages, deleted pages), the record
-    and every badge after `make test` are what a FRESH=1 run of the same tree writes."""
-    for folder in ("docs", ".cache"):
+    """Whatever ran before (passes, failures, reverts, named pages, deleted pages, data files and
+    snippets edited, added, deleted and put back), every badge after `make test` is what a FRESH=1
+    run of the same tree gives, and so are the pages it says are verified."""
+    for folder in ("docs", "snippets", ".cache"):
         shutil.rmtree(journal.path / folder, ignore_errors=True)
-    (journal.path / "docs").mkdir()
-    for name in "abc":
-        _apply(journal, "revert", name)
+    _set_up(journal)
     for op, name in ops:
         _apply(journal, op, name)
     _apply(journal, "run", "")
-    after_runs = _record_and_badges(journal)
+    after_runs = _badges(journal)
     monkeypatch.setenv("FRESH", "1")
     _apply(journal, "run", "")
     monkeypatch.delenv("FRESH")
-    assert after_runs == _record_and_badges(journal), f"after {ops}"
+    assert after_runs == _badges(journal), f"after {ops}"

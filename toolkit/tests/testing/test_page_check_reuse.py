@@ -13,7 +13,7 @@ from journal_tools.testing.page_check_reuse import PageChecks
 
 @pytest.fixture
 def site(tmp_path, monkeypatch):
-    monkeypatch.setattr(page_check_reuse, "RECORDS", tmp_path / "records")
+    monkeypatch.setattr(page_check_reuse, "ROOT", tmp_path / "journal")
     monkeypatch.delenv("FRESH", raising=False)
     monkeypatch.delenv("CI", raising=False)
     root = tmp_path / "site"

@@ -64,8 +64,9 @@ class Tally:
                 + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
             )
         if self.reused:
-            tr.write_line(f"reused: the tests of {self.reused} unchanged page{'s' if self.reused > 1 else ''} (the page, its "
-                          "snippets, the pins, PyTorch and the toolkit are the same as when they passed); FRESH=1 re-runs them")
+            tr.write_line(f"reused: the tests of {self.reused} unchanged page{'s' if self.reused > 1 else ''} (every file "
+                          "they read and their code read is as when they passed, and so are the packages and the "
+                          "toolkit); FRESH=1 re-runs them")
         for skip in self.skips:
             tr.write_line(f"  skipped {skip}")
         for page in self.written:

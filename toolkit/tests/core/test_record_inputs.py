@@ -1,0 +1,178 @@
+"""The one record of passed checks (journal_tools/core/record/inputs.py), what page code is seen to read
+(journal_tools/core/code/observe.py) and the badge (journal_tools/core/record/verified.py)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from journal_tools.core.code import observe
+from journal_tools.core.record import inputs
+from journal_tools.core.record.inputs import KEPT, Inputs, Record
+from journal_tools.core.record.verified import add_badge, badge_html, read_by_tests
+
+
+@pytest.fixture
+def root(tmp_path, monkeypatch):
+    monkeypatch.delenv("FRESH", raising=False)
+    monkeypatch.delenv("CI", raising=False)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "docs" / "p.md").write_text("page\n", encoding="utf-8")
+    (tmp_path / "data" / "a.txt").write_text("six words in a data file\n", encoding="utf-8")
+    return tmp_path
+
+
+def read(root: Path) -> Inputs:
+    return Inputs.observe(["docs/p.md", "data/a.txt", "data/later.txt"], ["data"], root=root)
+
+
+def test_inputs_hold_until_a_file_or_listed_folder_changes(root):
+    seen = read(root)
+    assert seen.holds(root) and seen.files["data/later.txt"] == inputs.MISSING
+    for change, label in ((lambda: (root / "data" / "a.txt").write_text("seven words in a data file now\n"), "data/a.txt"),
+                          (lambda: (root / "data" / "later.txt").write_text("x"), "data/later.txt"),  # looked for, appears
+                          (lambda: (root / "data" / "other.csv").write_text("x"), "data/")):  # in a folder it listed
+        change()
+        assert seen.changed(root) == [label]
+        seen = read(root)
+    assert Inputs.from_json(seen.to_json()) == seen
+
+
+def test_a_passed_check_is_found_while_its_inputs_hold_and_a_revert_finds_it_again(root):
+    record = Record(root)
+    assert record.find("page", "docs/p.md", "env") is None
+    record.passed("page", "docs/p.md", "env", read(root), {"blocks": 1})
+    assert record.find("page", "docs/p.md", "env") == {"blocks": 1}
+    assert record.find("page", "docs/p.md", "another env") is None
+    assert record.find("page", "docs/q.md", "env") is None
+    original = (root / "data" / "a.txt").read_text()
+    (root / "data" / "a.txt").write_text("changed\n")
+    assert Record(root).find("page", "docs/p.md", "env") is None  # the next session
+    record.passed("page", "docs/p.md", "env", read(root), {"blocks": 2})
+    assert record.find("page", "docs/p.md", "env") == {"blocks": 2}
+    (root / "data" / "a.txt").write_text(original)  # the revert: what passed before holds again
+    assert Record(root).find("page", "docs/p.md", "env") == {"blocks": 1}
+
+
+def test_a_failure_drops_what_holds_now_and_fresh_reuses_nothing(root, monkeypatch):
+    record = Record(root)
+    record.passed("page", "docs/p.md", "env", read(root), {"blocks": 1})
+    for env in ("FRESH", "CI"):
+        monkeypatch.setenv(env, "1")
+        fresh = Record(root)
+        assert fresh.find("page", "docs/p.md", "env") is None, env
+        assert fresh.holding("page", "docs/p.md", "env") == {"blocks": 1}  # the badge reads it all the same
+        monkeypatch.delenv(env)
+    record.failed("page", "docs/p.md", "env")
+    assert record.holding("page", "docs/p.md", "env") is None
+
+
+def test_the_newest_states_are_kept(root):
+    record = Record(root)
+    page = root / "docs" / "p.md"
+    for n in range(KEPT + 2):
+        page.write_text(f"version {n}\n")
+        record.passed("page", "docs/p.md", "env", read(root), {"n": n})
+    rows = sqlite3.connect(record.path).execute("SELECT COUNT(*) FROM passed").fetchone()[0]
+    assert rows == KEPT
+    page.write_text("version 2\n")
+    assert record.find("page", "docs/p.md", "env") == {"n": 2}
+    page.write_text("version 1\n")
+    assert record.find("page", "docs/p.md", "env") is None
+
+
+@pytest.mark.parametrize("content", [b"", b"not sqlite at all"])
+def test_an_unusable_record_vouches_for_nothing(root, content):
+    (root / ".cache").mkdir()
+    (root / ".cache" / inputs.NAME).write_bytes(content)
+    assert Record(root).find("page", "docs/p.md", "env") is None
+
+
+def test_site_files_are_resolved_under_their_root(root, tmp_path_factory):
+    site = tmp_path_factory.mktemp("site")
+    (site / "index.html").write_text("<p>x</p>")
+    seen = Inputs.observe(["site:index.html"], roots={"site": site})
+    assert seen.holds(roots={"site": site})
+    (site / "index.html").write_text("<p>y</p>")
+    assert seen.changed(roots={"site": site}) == ["site:index.html"]
+
+
+# -- what code is seen to read ------------------------------------------------------------------
+
+def test_the_observer_sees_every_way_code_reads_a_file(root, monkeypatch):
+    import numpy
+    import torch
+
+    (root / "snippets").mkdir()
+    (root / "snippets" / "observed_mod.py").write_text("VALUE = 1\n")
+    torch.save(torch.ones(2), root / "data" / "t.pt")
+    numpy.save(root / "data" / "n.npy", numpy.ones(2))
+    monkeypatch.syspath_prepend(str(root / "snippets"))
+    monkeypatch.chdir(root)
+    observe.start(str(root))
+    try:
+        open(root / "data" / "a.txt").read()  # noqa: SIM115
+        Path("data/a.txt").read_text()  # relative to the folder it runs in
+        torch.load(root / "data" / "t.pt")
+        numpy.load(root / "data" / "n.npy")
+        (root / "out.txt").write_text("written")  # an output, not an input
+        (root / "out.txt").read_text()
+        sorted(glob.glob(str(root / "docs" / "*.md")))
+        os.listdir(root / "snippets")
+        list((root / "data").iterdir())
+        __import__("observed_mod")
+        with pytest.raises(FileNotFoundError):
+            open(root / "data" / "absent.txt")  # noqa: SIM115
+    finally:
+        seen = observe.finish()
+        sys.modules.pop("observed_mod", None)
+    assert sorted(seen["files"]) == ["data/a.txt", "data/absent.txt", "data/n.npy", "data/t.pt", "snippets/observed_mod.py"]
+    assert seen["files"]["data/absent.txt"] == inputs.MISSING
+    assert sorted(seen["folders"]) == ["data", "docs", "snippets"]
+    assert observe.finish() is None  # nothing observed once it ended
+
+
+def test_imports_alone_list_no_folder_and_files_outside_the_journal_do_not_count(root, monkeypatch):
+    (root / "snippets").mkdir()
+    (root / "snippets" / "quiet_mod.py").write_text("import json\nVALUE = 1\n")
+    monkeypatch.syspath_prepend(str(root / "snippets"))
+    outside = root.parent / f"{root.name}-outside.txt"
+    outside.write_text("x")
+    observe.start(str(root))
+    try:
+        __import__("quiet_mod")
+        outside.read_text()
+    finally:
+        seen = observe.finish()
+        sys.modules.pop("quiet_mod", None)
+    assert seen == {"files": {"snippets/quiet_mod.py": inputs.file_digest(root / "snippets" / "quiet_mod.py")}, "folders": {}}
+
+
+def test_the_page_tests_read_the_page_its_includes_the_bibliography_and_mkdocs_yml(journal):
+    settings, write = journal
+    page = write("p.md", '```python\n--8<-- "demo.py:two"\nprint(x)\n```\n')
+    assert read_by_tests(page, settings) == ["docs/p.md", "snippets/demo.py", "mkdocs.yml"]
+
+
+# -- the badge ------------------------------------------------------------------------------------
+
+def test_badge_says_what_ran_only_when_a_record_holds():
+    shown = badge_html({"blocks": 13, "numbers": 104, "torch": "2.13.0", "date": "2026-11-30"})
+    assert 'data-verified="true"' in shown
+    assert "13 code blocks ran · 104 numbers checked · PyTorch 2.13.0 · 2026-11-30" in shown
+    assert "1 code cell ran · 1 number checked" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
+                                                                "date": "2026-11-30", "notebook": True})
+    stale = badge_html(None)
+    assert 'data-verified="false"' in stale and "not verified since the last change" in stale.lower()
+    assert "code blocks ran" not in stale
+
+
+def test_badge_goes_under_the_title():
+    assert add_badge("<h1 id='t'>T</h1><p>x</p>", "<p>B</p>") == "<h1 id='t'>T</h1>\n<p>B</p><p>x</p>"
+    assert add_badge("<p>x</p>", "<p>B</p>") == "<p>B</p>\n<p>x</p>"
