@@ -22,6 +22,11 @@ with either font).
 
 On the font of main e9fbdaa it fails for the 8 formulas with a square root (their
 radical is not drawn) and for the 2 with a subscript h (drawn with other pixels).
+
+The load with the served font also checks every script against its base on the ink
+(:func:`ink_problems`, journal_tools/testing/formula_ink.py): a script whose ink comes
+closer than 0.5 CSS px to its base's fails at the formula's source line. The 390 px
+check of the same runs on the phone test's load (tests/browser/test_phones.py).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from pathlib import Path
 from PIL import Image, ImageChops
 
 from journal_tools.mkdocs_plugin import fonts, site_assets
+from journal_tools.testing import formula_ink
 
 WIDTH = 1280
 STYLESHEET = re.compile(r"/" + re.escape(site_assets.site_uri("journal.css")) + r"(?:[?#].*)?$")
@@ -89,6 +95,28 @@ ISOLATE = """
 """
 
 
+def ink_problems(page, rel: str, width: int, sources, site) -> tuple[list[str], int]:
+    """(problems, pairs measured) of the scripts on the loaded page ``rel`` whose ink comes closer
+    than formula_ink.MIN_GAP to their base's, each at the formula's source ``file:line``."""
+    problems = []
+    page.evaluate(LOAD_MATH_FONT)
+    gaps = formula_ink.script_gaps(page)
+    for g in gaps:
+        if g.gap >= formula_ink.MIN_GAP:
+            continue
+        where = sources.display_formula(site, rel, g.label) if g.label else sources.text(site, rel, g.before)
+        problems.append(f"{where}: in the formula {g.text!r}, the {g.kind} script {g.script!r} is {g.gap:.2f} CSS px "
+                        f"from the ink of its base {g.base!r} at {width} px (at least {formula_ink.MIN_GAP} wanted; on "
+                        f"{rel}): they look joined; a letter not in journal_tools/core/markup/italic_scripts.py's "
+                        "table, or a space written in the formula, brings them back apart")
+    return problems, len(gaps)
+
+
+def ink_code() -> bytes:
+    """What the ink check runs, for the page check records' key."""
+    return Path(__file__).read_bytes() + Path(formula_ink.__file__).read_bytes()
+
+
 def _full_font_bytes(project) -> dict[str, bytes]:
     """The installed, unsubset font files by suffix (".woff2", ".woff")."""
     return {p.suffix: p.read_bytes() for p in fonts.font_files(project)}
@@ -99,9 +127,10 @@ def _math_pages(built) -> list[str]:
             if "screenshots" not in p.relative_to(built.site).parts and "<math" in p.read_text(encoding="utf-8")]
 
 
-def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, bytes] | None):
+def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, bytes] | None, ink=None):
     """{page: [(box, image of the formula)]}, the font URLs fetched and {page: URLs it loaded}, drawn
-    with the served font or (``full_font``) with the whole font answered at the same URLs."""
+    with the served font or (``full_font``) with the whole font answered at the same URLs; with
+    ``ink(page, rel)``, called on each page as loaded, before its formulas are moved."""
     fetched: list[str] = []
     loaded: dict[str, list[str]] = {}
     current = [""]
@@ -134,6 +163,8 @@ def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, by
             current[0] = rel
             page.goto(server.url(rel), wait_until="load")
             page.evaluate(LOAD_MATH_FONT)
+            if ink is not None:
+                ink(page, rel)
             boxes = [box for box in page.evaluate(ISOLATE) if box["w"] > 0 and box["h"] > 0]
             drawn[rel] = []
             if not boxes:
@@ -167,14 +198,21 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page
     assert pages, "no built page holds <math>: the comparison ran on nothing"
     page_checks.key_also(b"".join(full_font[k] for k in sorted(full_font)))  # the oracle is not a file of the site
     page_checks.key_also(Path(fonts.__file__).read_bytes() + Path(site_assets.__file__).read_bytes())  # the URLs matched
-    count, drawn_pages = 0, []
+    page_checks.key_also(ink_code())
+    count, pairs, drawn_pages = 0, 0, []
     for rel in pages:
         recorded = page_checks.reused(rel)
         if recorded is None:
             drawn_pages.append(rel)
         else:
             count += recorded["formulas"]
-    served, fetched_served, loaded_served = _draw(browser, server, drawn_pages, width, None)
+            pairs += recorded["pairs"]
+    ink: dict[str, tuple[list[str], int]] = {}
+
+    def check_ink(page, rel):
+        ink[rel] = ink_problems(page, rel, width, sources, built.site)
+
+    served, fetched_served, loaded_served = _draw(browser, server, drawn_pages, width, None, check_ink)
     whole, fetched_whole, loaded_whole = _draw(browser, server, drawn_pages, width, full_font)
     for label, fetched in (("served", fetched_served), ("whole", fetched_whole)):
         assert fetched or not drawn_pages, (f"the browser fetched no math font URL with the {label} font: a local "
@@ -184,6 +222,8 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page
     for rel in drawn_pages:
         assert len(served[rel]) == len(whole[rel]), f"{rel}: a different number of formulas was drawn"
         before = len(problems)
+        problems += ink[rel][0]
+        pairs += ink[rel][1]
         for i, ((box, a), (_, b)) in enumerate(zip(served[rel], whole[rel])):
             count += 1
             why = _differs(a, b)
@@ -197,8 +237,9 @@ def test_every_formula_draws_as_with_the_whole_font(built, server, browser, page
                 problems.append(f"{where}: the formula {box['text']!r} draws glyphs the served math font lacks ({why}; "
                                 f"on {rel}): the font subset misses them (journal_tools/mkdocs_plugin/formula_glyphs.py)")
         if len(problems) == before:
-            page_checks.passed(rel, loaded_served.get(rel, []) + loaded_whole.get(rel, []), {"formulas": len(served[rel])})
-    print(f"\n{count} formulas on {len(pages)} pages at {width} px drawn with the served and the whole font"
-          f"{page_checks.note()}")
-    assert not problems, (f"{len(problems)} formulas at {width} px miss glyphs of the served math font "
-                          f"(both drawings in {out}):\n" + "\n".join(problems))
+            page_checks.passed(rel, loaded_served.get(rel, []) + loaded_whole.get(rel, []), {"formulas": len(served[rel]), "pairs": ink[rel][1]})
+    print(f"\n{count} formulas on {len(pages)} pages at {width} px drawn with the served and the whole font, "
+          f"{pairs} scripts measured against their base on the ink{page_checks.note()}")
+    assert pairs or not drawn_pages, "no script measured against its base on any page: the ink check ran on nothing"
+    assert not problems, (f"{len(problems)} problems of formulas at {width} px: glyphs the served math font misses "
+                          f"(both drawings in {out}), scripts that touch their base:\n" + "\n".join(problems))

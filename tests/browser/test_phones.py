@@ -11,6 +11,10 @@
   screenshotted at the start and at the end of its scroll range, and the
   strip at each edge is compared with the middle of the box.
 
+- every script of every formula clears its base on the ink (tests/browser/test_formulas.py's
+  ink_problems; at 1280 px it runs there), in the light palette (the check paints its own
+  black on white, so the palette changes nothing).
+
 (axe shares the load: loading each page anew for it cost as much again.)
 """
 
@@ -21,6 +25,7 @@ from pathlib import Path
 
 import pytest
 import test_accessibility as axe_check
+import test_formulas as formulas
 from PIL import Image
 
 WIDTH = 390
@@ -125,29 +130,37 @@ def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_sc
              if "screenshots" not in p.relative_to(built.site).parts]
     assert "index.html" in pages
     page_checks.key_also(Path(axe_check.__file__).read_bytes())  # the axe check it runs
+    page_checks.key_also(formulas.ink_code())  # and the ink check
     v = visit(color_scheme=scheme)
     v.page.set_viewport_size({"width": WIDTH, "height": 800})
     problems: list[str] = []
     axe_counts: dict[str, int] = {}
-    overflowing = checked = 0
+    overflowing = checked = pairs = 0
     for rel in pages:
         recorded = page_checks.reused(rel)
         if recorded is not None:
             overflowing += recorded["overflowing"]
             checked += recorded["checked"]
+            pairs += recorded["pairs"]
             continue
         v.load(rel, axe_check.SCHEMES[scheme])
         found = axe_check.axe_violations(v.page)  # before the scroll check changes the page
+        ink, page_pairs = (formulas.ink_problems(v.page, rel, WIDTH, sources, built.site)
+                           if scheme == "light" else ([], 0))
+        pairs += page_pairs
         for violation in found:
             axe_counts[violation["id"]] = axe_counts.get(violation["id"], 0) + len(violation["nodes"])
         scroll, page_overflowing, page_checked = _scroll_problems(
             v.page, rel, lambda box, rel=rel: box_source(sources, built.site, rel, box) if box else sources.text(built.site, rel, ""))
         overflowing += page_overflowing
         checked += page_checked
-        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)", sources, built.site, rel) + scroll
-        if not found and not scroll:
-            page_checks.passed(rel, v.fetched, {"overflowing": page_overflowing, "checked": page_checked})
-    print(f"\naxe and scrolling on {len(pages)} pages at {WIDTH}px, {scheme}{page_checks.note()}")
+        problems += axe_check.describe(found, f"{rel} ({scheme}, {WIDTH}px)", sources, built.site, rel) + scroll + ink
+        if not found and not scroll and not ink:
+            page_checks.passed(rel, v.fetched, {"overflowing": page_overflowing, "checked": page_checked,
+                                                "pairs": page_pairs})
+    print(f"\naxe and scrolling on {len(pages)} pages at {WIDTH}px, {scheme}, {pairs} scripts measured on the ink"
+          f"{page_checks.note()}")
+    assert pairs or scheme != "light", "no script measured against its base on the ink: it ran on nothing"
     assert overflowing and checked, f"no box scrolls sideways at {WIDTH}px on any page: nothing was checked"
     assert not problems, (f"{scheme}, {WIDTH}px (axe: {axe_counts} (rule: nodes); {overflowing} boxes scroll "
                           f"sideways, {checked} checked):\n" + "\n".join(problems))

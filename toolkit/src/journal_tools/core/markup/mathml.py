@@ -16,6 +16,7 @@ import re
 import math_core
 from markdown.util import HTML_PLACEHOLDER
 
+from journal_tools.core.markup.italic_scripts import add_italic_correction
 from journal_tools.core.mistake import Mistake
 
 __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
@@ -62,11 +63,15 @@ class MathError(Mistake, ValueError):
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:
-    """Convert one formula (unescaped TeX) to a ``<math>`` element; MathError on bad TeX."""
+    """Convert one formula (unescaped TeX) to a ``<math>`` element; MathError on bad TeX.
+
+    The superscripts of italic letters get the italic correction browsers leave out
+    (``journal_tools.core.markup.italic_scripts``)."""
     try:
-        return _CONVERTER.convert_with_local_state(tex, displaystyle=display)
+        mathml = _CONVERTER.convert_with_local_state(tex, displaystyle=display)
     except math_core.LatexError as exc:
         raise MathError(tex=tex, reason=str(exc)) from None
+    return add_italic_correction(mathml)
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
