@@ -19,6 +19,7 @@ from pathlib import Path
 from benchmarks import common
 from benchmarks.profiling import profile_build
 from benchmarks.rows import Row
+from journal_tools.core.record.inputs import Record
 
 GOAL = 12.0
 CATEGORIES = ["Attention", "Foundations", "Study notes"]
@@ -106,7 +107,7 @@ def fill_figure_cache(project: Path) -> None:
     settings = mkdocs_config.load(project / "mkdocs.yml")
     refs = [ref for md in sorted(settings.docs_dir.rglob("*.md"))
             for ref in figures.find_figures(md.read_text(encoding="utf-8"), str(md))]
-    figures.prepare(refs, list(settings.snippet_dirs), settings.cache_dir / "figures")
+    figures.prepare(refs, list(settings.snippet_dirs), Record(settings.root))
 
 
 def measure(base: Path, out: Path, sizes: tuple[int, int], repeats: tuple[int, int]) -> list[Row]:

@@ -473,8 +473,12 @@ def _jupyter_plugin(tmp_path, **options):
 
 @pytest.mark.parametrize("options", [{"execute": True}, {"execute": True, "execute_ignore": ["*skip*"]}])
 def test_cache_path_is_the_one_mkdocs_jupyter_uses(restore_jupyter, tmp_path, options):
+    from journal_tools.core.record.inputs import Record
+    from journal_tools.core.settings import Settings
     from journal_tools.mkdocs_plugin import notebook_cache
-    notebook_cache.install(tmp_path, "settings")  # the snippet-aware key, as the plugin installs it
+    settings = Settings(config_file=tmp_path / "mkdocs.yml", root=tmp_path, docs_dir=tmp_path, site_url="",
+                        markdown_extensions=(), mdx_configs={}, snippet_dirs=(), blog=None, cache_dir=tmp_path / ".cache")
+    notebook_cache.install(settings, Record(tmp_path))  # the key of what the code read, as the plugin installs it
     nb = tmp_path / "skip.py"
     nb.write_text("# %%\nprint(1)\n", encoding="utf-8")
     plugin = _jupyter_plugin(tmp_path, **options)

@@ -1,8 +1,8 @@
-"""Build-time figures (journal_tools/core/code/figures.py): drawn in a child process, cached on disk.
+"""Build-time figures (journal_tools/core/code/figures.py): drawn in a child process that watches what
+each drawing reads, and kept in the record under it.
 
-Each test writes a throw-away snippets folder in tmp_path with a small figure
-module (no torch, no matplotlib), so what is drawn and what is served from the
-cache is exact.
+Each test writes a throw-away journal in tmp_path with a small figure module (no torch, no
+matplotlib) that reads a data file, so what is drawn and what is served from the record is exact.
 """
 
 from __future__ import annotations
@@ -12,33 +12,39 @@ from pathlib import Path
 import pytest
 
 from journal_tools.core.code import figures
+from journal_tools.core.record.inputs import Record
 
-SVG = '<svg role="img" aria-label="{label}"><title>{label}</title></svg>'
+SVG = '<svg role="img" aria-label="{label}"><title>{label}</title>{{}}</svg>'
 PAGE = "# A page\n\n<!-- journal:figure figmod.draw | A caption. -->\n\nText.\n\n```md\n<!-- journal:figure figmod.nope -->\n```\n"
 
 
 def _write_module(snippets: Path, label: str) -> None:
     (snippets / "figmod.py").write_text(
-        f"def draw():\n    return {SVG.format(label=label)!r}\n\ndef broken():\n    raise ValueError('no data')\n",
+        "from pathlib import Path\n\n"
+        f"def draw():\n    data = (Path(__file__).parent / 'data' / 'points.txt').read_text().strip()\n"
+        f"    return {SVG.format(label=label)!r}.format(data)\n\ndef broken():\n    raise ValueError('no data')\n",
         encoding="utf-8",
     )
 
 
 @pytest.fixture
-def snippets(tmp_path) -> Path:
+def snippets(tmp_path, monkeypatch) -> Path:
+    monkeypatch.delenv("FRESH", raising=False)
+    monkeypatch.delenv("CI", raising=False)
     d = tmp_path / "snippets"
-    d.mkdir()
+    (d / "data").mkdir(parents=True)
+    (d / "data" / "points.txt").write_text("1 2 3\n")
     _write_module(d, "first drawing")
     return d
 
 
 def _prepare(snippets: Path, text: str = PAGE) -> dict[str, str]:
     refs = figures.find_figures(text, "docs/page.md")
-    return figures.prepare(refs, [snippets], snippets.parent / ".cache" / "figures")
+    return figures.prepare(refs, [snippets], Record(snippets.parent))
 
 
 def _no_draw(*args, **kwargs):
-    raise AssertionError("drawn although the cache should have served it")
+    raise AssertionError("drawn although the record should have served it")
 
 
 def test_figure_lines_outside_fences_only():
@@ -46,27 +52,29 @@ def test_figure_lines_outside_fences_only():
     assert [(r.line, r.target, r.caption) for r in refs] == [(3, "figmod.draw", "A caption.")]
 
 
-def test_second_build_is_served_from_disk_without_drawing(snippets, monkeypatch):
+def test_second_build_is_served_from_the_record_without_drawing(snippets, monkeypatch):
     first = _prepare(snippets)
-    assert "first drawing" in first["figmod.draw"]
-    cache = snippets.parent / ".cache" / "figures"
-    entries = list(cache.iterdir())
-    assert len(entries) == 1 and entries[0].suffix == ".svg"  # no temporary files left
+    assert "first drawing" in first["figmod.draw"] and "1 2 3" in first["figmod.draw"]
     monkeypatch.setattr(figures, "draw", _no_draw)
+    assert _prepare(snippets) == first
+    (snippets / "unrelated.py").write_text("X = 1\n", encoding="utf-8")  # a snippet the drawing does not read
     assert _prepare(snippets) == first
 
 
-def test_editing_any_snippet_file_invalidates(snippets):
-    digest = figures.snippets_digest([snippets])
+def test_what_the_drawing_read_draws_it_again(snippets):
     _prepare(snippets)
-    _write_module(snippets, "second drawing")
+    _write_module(snippets, "second drawing")  # its module
     assert "second drawing" in _prepare(snippets)["figmod.draw"]
-    (snippets / "unrelated.py").write_text("X = 1\n", encoding="utf-8")
-    assert figures.snippets_digest([snippets]) != digest
+    (snippets / "data" / "points.txt").write_text("4 5 6\n")  # the data file it reads
+    assert "4 5 6" in _prepare(snippets)["figmod.draw"]
 
 
-def test_key_depends_on_target():
-    assert figures.cache_key("a.draw", "d") != figures.cache_key("b.draw", "d")
+def test_fresh_draws_every_figure(snippets, monkeypatch):
+    _prepare(snippets)
+    monkeypatch.setenv("FRESH", "1")
+    monkeypatch.setattr(figures, "draw", _no_draw)
+    with pytest.raises(AssertionError, match="drawn although"):
+        _prepare(snippets)
 
 
 def test_expand_inlines_the_figure_with_its_caption(snippets):
@@ -81,41 +89,21 @@ def test_expand_inlines_the_figure_with_its_caption(snippets):
     ("figmod.broken", r"figmod.broken\(\) raised ValueError: no data"),
     ("nomodule.draw", "cannot import 'nomodule'"),
 ])
-def test_bad_figure_fails_with_file_and_line_and_caches_nothing(snippets, target, message):
+def test_bad_figure_fails_with_file_and_line_and_keeps_nothing(snippets, target, message):
     text = f"# A page\n\nText.\n\n<!-- journal:figure {target} | x -->\n"
     with pytest.raises(figures.FigureError, match=rf"^docs/page\.md:5: .*{message}"):
         _prepare(snippets, text)
-    assert not (snippets.parent / ".cache" / "figures").exists()
+    assert Record(snippets.parent).latest(figures.KIND, target, "") is None
+    assert not (snippets.parent / ".cache" / "record.sqlite").exists()
 
 
-def test_atomic_write_replaces_an_existing_entry(tmp_path):
-    figures._cache_write(tmp_path, "k", "old")
-    figures._cache_write(tmp_path, "k", "new")
-    assert (tmp_path / "k.svg").read_text(encoding="utf-8") == "new"
-    assert [p.name for p in tmp_path.iterdir()] == ["k.svg"]
-
-
-def test_serve_shows_the_last_drawing_of_a_changed_figure_and_caches_nothing_stale(snippets, monkeypatch):
+def test_serve_shows_the_last_drawing_of_a_changed_figure_and_keeps_nothing_stale(snippets, monkeypatch):
     first = _prepare(snippets)
     _write_module(snippets, "second drawing")
     monkeypatch.setattr(figures, "draw", _no_draw)
     stale = {"figmod.draw": first["figmod.draw"]}
     refs = figures.find_figures(PAGE, "docs/page.md")
-    served = figures.prepare(refs, [snippets], snippets.parent / ".cache" / "figures", stale=stale)
+    served = figures.prepare(refs, [snippets], Record(snippets.parent), stale=stale)
     assert served == first and stale == {"figmod.draw": first["figmod.draw"]}  # left for the redraw
-    assert len(list((snippets.parent / ".cache" / "figures").glob("*.svg"))) == 1  # the first drawing only
     monkeypatch.undo()
     assert "second drawing" in _prepare(snippets)["figmod.draw"]  # a build afterwards draws the new one
-
-
-def test_a_moved_checkout_keeps_its_cache(snippets, tmp_path):
-    """Same snippets in another folder: same key (CI, a copy or a second clone reuse the
-    cache); the folder's place in the list still counts."""
-    moved = tmp_path / "elsewhere" / "snippets"
-    moved.parent.mkdir()
-    moved.mkdir()
-    (moved / "figmod.py").write_bytes((snippets / "figmod.py").read_bytes())
-    assert figures.snippets_digest([moved]) == figures.snippets_digest([snippets])
-    other = tmp_path / "other"
-    other.mkdir()
-    assert figures.snippets_digest([other, snippets]) != figures.snippets_digest([snippets, other])

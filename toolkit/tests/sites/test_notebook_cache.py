@@ -1,17 +1,19 @@
-"""The notebook cache re-executes a notebook exactly when it or a snippet it imports changes
-(on the fixture journal, toolkit/tests/fixtures/journal)."""
+"""The notebook cache re-executes a notebook exactly when it or a file its code read changes: a
+snippet it imports, a data file it opens (on the fixture journal, toolkit/tests/fixtures/journal).
+What the code read is what its page test saw it read; before any, every snippet file counts."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from journal_tools.core.code import imports
-from journal_tools.testing.site import mkdocs_build
+from journal_tools.testing.site import ENV, mkdocs_build
 
-from fixture_journal import FIXTURE, fixture_project
+from fixture_journal import fixture_project
 
 pytestmark = pytest.mark.slow  # builds a site three times, executing notebooks
 
@@ -23,9 +25,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path.cwd() / "snippets"))
+import weights
 from weights import softmax_rows
 
 print(softmax_rows)
+print((Path(weights.__file__).parent / "data" / "numbers.txt").read_text())
 """
 
 NO_SNIPPET = """# %% [markdown]
@@ -34,21 +38,6 @@ NO_SNIPPET = """# %% [markdown]
 # %%
 print(6 * 7)
 """
-
-
-def test_fixture_notebook_imports_are_found():
-    found = {p.name for p in imports.imported_snippets(FIXTURE / "docs/notebooks/fixture_notebook.py", FIXTURE / "snippets")}
-    assert found == {"weights.py"}
-
-
-def test_snippet_imports_are_followed(tmp_path):
-    (tmp_path / "a.py").write_text("import b\n")
-    (tmp_path / "b.py").write_text("from c import x\nimport torch\n")
-    (tmp_path / "c.py").write_text("x = 1\n")
-    (tmp_path / "unused.py").write_text("y = 2\n")
-    nb = tmp_path / "nb.py"
-    nb.write_text("# %%\nimport a\nimport os\n")
-    assert [p.name for p in imports.imported_snippets(nb, tmp_path)] == ["a.py", "b.py", "c.py"]
 
 
 def _build(project: Path) -> str:
@@ -75,7 +64,17 @@ def project(tmp_path):
     text = entry.read_text(encoding="utf-8")
     assert "<!-- journal:figure " in text, "the fixture entry has no figure to leave out"
     entry.write_text(re.sub(r"(?m)^<!-- journal:figure .*\n", "", text), encoding="utf-8")
+    (tmp_path / "snippets" / "data").mkdir()
+    (tmp_path / "snippets" / "data" / "numbers.txt").write_text("1 2 3\n")
     return tmp_path
+
+
+def _page_tests(project: Path) -> None:
+    """The notebooks' page tests: what their code reads is recorded."""
+    env = {k: v for k, v in ENV.items() if not k.startswith(("PYTEST_", "PYTHONPATH"))}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "docs/notebooks", "-p", "no:randomly", "-p", "no:cacheprovider",
+                           "-q"], cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.returncode == 0, proc.stdout
 
 
 def test_rebuild_executes_only_what_changed(project):
@@ -86,7 +85,18 @@ def test_rebuild_executes_only_what_changed(project):
     assert _executed(unchanged) == set(), "an unchanged rebuild must execute no notebook"
     assert unchanged.count("Cache hit") == 2
 
+    data = project / "snippets/data/numbers.txt"
+    data.write_text("4 5 6\n")  # before any page test: keyed on every snippet file
+    assert _executed(_build(project)) == {"fixture_notebook.py", "plain_numbers.py"}
+
+    _page_tests(project)  # now keyed on what each one's code was seen to read
+    assert _executed(_build(project)) == {"fixture_notebook.py", "plain_numbers.py"}
+    assert _executed(_build(project)) == set()
+
     snippet = project / "snippets/weights.py"
     snippet.write_text(snippet.read_text() + "\n# edited\n")
-    edited = _build(project)
-    assert _executed(edited) == {"fixture_notebook.py"}, "only the notebook importing weights.py re-executes"
+    assert _executed(_build(project)) == {"fixture_notebook.py"}, "only the notebook importing weights.py re-executes"
+    data.write_text("7 8 9\n")
+    assert _executed(_build(project)) == {"fixture_notebook.py"}, "only the notebook reading numbers.txt re-executes"
+    (project / "snippets" / "unrelated.txt").write_text("read by no notebook")
+    assert _executed(_build(project)) == set()

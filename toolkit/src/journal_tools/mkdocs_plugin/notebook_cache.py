@@ -1,15 +1,19 @@
-"""A notebook cache that knows the code the notebook imports.
+"""A notebook cache keyed on what the notebook's code was seen to read.
 
-mkdocs-jupyter keeps executed notebooks in ``.cache/mkdocs-jupyter`` under a
-key made from the notebook file and its settings only, so editing a snippet
-module the notebook imports would leave stale outputs on the page. Its key
-function is wrapped (``journal_tools.compat.jupyter.wrap_cache_key``): the key also
-covers every module of ``snippets/`` the notebook imports, directly or through
-another snippet. An unchanged rebuild then executes nothing, and editing a
-snippet re-executes exactly the notebooks that import it.
+mkdocs-jupyter keeps executed notebooks in ``.cache/mkdocs-jupyter`` under a key made
+from the notebook file and its settings only, so editing a snippet module (or a data
+file) the notebook reads would leave stale outputs on the page. Its key function is
+wrapped (``journal_tools.compat.jupyter.wrap_cache_key``): the key also covers every
+file and folder that the notebook's code read the last time it ran under the toolkit's
+observation (its page test, ``core.record.inputs``: the newest record of it, held or
+not), as they are now. Those are the inputs that decide what the code does: a file it
+did not read then can only be read now through a change to one it did read (its code,
+a module it imports), and that change is in the key. A notebook never run so yet is
+keyed on every file under the snippet folders, which holds whatever it reads there.
 
-Written here rather than taken from a library because mkdocs-jupyter offers no
-setting for extra key inputs.
+An unchanged rebuild then executes nothing, and editing what the notebook read
+re-executes exactly that notebook. Written here rather than taken from a library
+because mkdocs-jupyter offers no setting for extra key inputs.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import hashlib
 from pathlib import Path
 
 from journal_tools.compat import jupyter
-from journal_tools.core.code.imports import imported_snippets
+from journal_tools.core.record.inputs import Inputs, Record, environment
+from journal_tools.core.record.verified import PAGE
+from journal_tools.core.settings import Settings
 
 # The cached entry holds the rendered HTML, Markdown cells included: the code
 # that renders them (and the site's Markdown settings) is part of the key too.
@@ -34,18 +40,30 @@ def renderer_digest(markdown_settings: str) -> bytes:
     return h.digest()
 
 
-def install(snippets_dir: Path, markdown_settings: str = "") -> None:
-    """Make mkdocs-jupyter's cache key cover the imported snippets and the renderer (idempotent)."""
-    renderer = renderer_digest(markdown_settings)
+def code_read(nb_path: Path, settings: Settings, record: Record) -> Inputs:
+    """What the notebook's code read in its newest observed run, as it is now (else every snippet file)."""
+    rel = settings.rel(nb_path)
+    latest = record.latest(PAGE, rel, environment())
+    if latest is not None:
+        files, folders = list(latest[0].files), list(latest[0].folders)
+    else:
+        files = [settings.rel(p) for d in settings.snippet_dirs for p in sorted(d.rglob("*"))
+                 if p.is_file() and "__pycache__" not in p.parts]
+        folders = []
+    return Inputs.observe([rel, *files], folders, root=settings.root)
 
-    def with_snippets(original):
+
+def install(settings: Settings, record: Record) -> None:
+    """Make mkdocs-jupyter's cache key cover what the notebook read, and the renderer (idempotent)."""
+    renderer = renderer_digest(settings.markdown_key())
+
+    def with_what_it_read(original):
         def compute_cache_key(nb_path, config, exec_nb):
             hasher = hashlib.sha256(original(nb_path, config, exec_nb).encode())
             hasher.update(renderer)
-            for path in imported_snippets(Path(nb_path), snippets_dir):
-                hasher.update(path.name.encode() + b"\0" + path.read_bytes())
+            hasher.update(code_read(Path(nb_path), settings, record).to_json().encode())
             return hasher.hexdigest()
 
         return compute_cache_key
 
-    jupyter.wrap_cache_key(with_snippets)  # only for a site that has notebooks: 1.3 s of imports
+    jupyter.wrap_cache_key(with_what_it_read)  # only for a site that has notebooks: 1.3 s of imports

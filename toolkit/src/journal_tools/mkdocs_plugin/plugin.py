@@ -107,8 +107,8 @@ class JournalConfig(base.Config):
     the snippet function draws at build time."""
 
     figure_cache = c.Type(bool, default=True)
-    """Keep drawn figures in ``.cache/figures/`` beside mkdocs.yml, keyed on the snippet
-    code; an unchanged rebuild draws nothing."""
+    """Keep drawn figures in the record (``.cache/record.sqlite``), under what drawing them
+    read; a rebuild draws only those whose inputs changed."""
 
     notebooks = c.Type(bool, default=True)
     """Fit mkdocs-jupyter pages to the site: drop Jupyter's inline CSS, render Markdown
@@ -198,7 +198,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         site_assets.link(config)  # every page links the stylesheets and script on_files adds
         self._anchor_bibliography(config)
         if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
-            notebook_cache.install(self.settings.snippet_dirs[0], self.settings.markdown_key())
+            notebook_cache.install(self.settings, self.record)
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
         return config
@@ -233,9 +233,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                                               self.kept_downloads if self.serving else None)
                           if self.config.downloads else {})
         if refs:
-            cache = self.settings.cache_dir / "figures" if self.config.figure_cache else None
+            record = self.record if self.config.figure_cache else None
             try:
-                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), cache)
+                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), record)
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         return files

@@ -17,14 +17,14 @@ class BackgroundFigures:
 
     Drawing takes the warm worker a second or more (matplotlib); the rebuild the
     author waits for serves the figure's last drawing instead, then the worker
-    redraws it into the figure cache and a rebuild is requested, which hits the
-    cache. A figure that was never drawn is drawn in the rebuild itself.
+    redraws it into the record (``core.record.inputs``) and a rebuild is requested,
+    which finds it there. A figure that was never drawn is drawn in the rebuild itself.
     """
 
     def __init__(self, rebuild):
         self.last: dict[str, str] = {}  # target -> the SVG the last build showed
         self.stale: dict[str, str] = {}  # targets served from ``last`` in this build
-        self.cache_dir: Path | None = None
+        self.record = None  # the build's record (core.record.inputs), or None: no figure kept
         self._rebuild = rebuild  # asks the live-reload server for the next rebuild
 
     def redraw_stale(self, runner, dirs: list[Path]) -> None:
@@ -36,13 +36,12 @@ class BackgroundFigures:
         def work():
             from journal_tools.core.code import figures
             try:
-                digest = figures.snippets_digest(dirs)
                 drawn = runner.draw(targets, dirs)
-                for target, svg in drawn.items():
-                    if self.cache_dir is not None and not svg.startswith("error: "):
-                        figures.cache_store(self.cache_dir, target, digest, svg)
-                    else:
+                for target, (svg, _) in drawn.items():
+                    if self.record is None or svg.startswith("error: "):
                         self.last.pop(target, None)  # the next build draws it in the foreground, failing loudly
+                if self.record is not None:
+                    figures.keep(self.record, drawn)
             except Exception:  # noqa: BLE001 - the next build draws in the foreground and reports
                 for target in targets:
                     self.last.pop(target, None)

@@ -79,8 +79,8 @@ class CodeRunner:
         """The page whose code runs now, if any."""
         return self._running
 
-    def draw(self, targets: list[str], dirs) -> dict[str, str]:
-        """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``)."""
+    def draw(self, targets: list[str], dirs, root=None) -> dict[str, tuple[str, dict | None]]:
+        """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``: {target: (svg, what it read)})."""
         return runner.figures_in(self.sandbox, self.settings, targets)
 
     def close(self) -> None:

@@ -103,12 +103,12 @@ class ServePlugin(BasePlugin[ServeConfig]):
             self.serve_state.schedule(self.pages, self.settings)
         return nav
 
-    def _draw_figures(self, refs: list, dirs: list[Path], cache: Path | None) -> dict[str, str]:
+    def _draw_figures(self, refs: list, dirs: list[Path], record) -> dict[str, str]:
         """The journal plugin's figures, drawn by the warm worker; a changed one shows its last drawing until redrawn."""
         shared = self.serve_state.figures
         shared.stale = dict(shared.last)
-        svgs = figures.prepare(refs, dirs, cache, self.serve_state.runner.draw, shared.stale)
-        shared.last, shared.cache_dir = dict(svgs), cache
+        svgs = figures.prepare(refs, dirs, record, self.serve_state.runner.draw, shared.stale)
+        shared.last, shared.record = dict(svgs), record
         return svgs
 
     @event_priority(-90)  # after mkdocs-jupyter's on_pre_page (0) gives notebooks their render, before the journal's (-100)

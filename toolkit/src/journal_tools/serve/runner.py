@@ -79,15 +79,19 @@ def _to_fill(step, exc) -> bool:
     return exc.printed is not None and step.expected_output is not None and not step.expected_output.strip()
 
 
-def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, str]:
-    """Each figure target's SVG (or ``error: ...``), drawn in the sandbox's worker."""
+def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:
+    """Each figure target's SVG (or ``error: ...``) and what drawing it read, drawn in the sandbox's worker
+    (one request: what all of them read counts for each)."""
     units = [Unit("figure function") for _ in targets]
+    read: dict = {}
     try:
-        return sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs)
+        drawn = sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs,
+                             root=settings.root, observed=read)
     except Stopped as stop:
         stuck = targets[stop.index]
-        return {t: f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
-                else f"error: not drawn: {stuck}() stopped the worker" for t in targets}
+        return {t: (f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
+                    else f"error: not drawn: {stuck}() stopped the worker", None) for t in targets}
+    return {t: (svg, read or None) for t, svg in drawn.items()}
 
 
 def draw_figures(progress, targets: list[str]) -> dict[str, str]:

@@ -34,6 +34,8 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from journal_tools.core.record.inputs import NAME, Record
+
 # The journal under test: pytest runs from its top folder (the Makefile's targets do).
 ROOT = Path.cwd().resolve()
 # No inherited SOURCE_DATE_EPOCH: the build pins it itself (journal_tools/mkdocs_plugin/build_date.py).
@@ -49,7 +51,8 @@ FONTS = Path(".cache") / "fonts"
 # and the figures' (the snippets' bytes). A copy seeded with them builds the same
 # bytes as a fresh copy (toolkit/tests/sites/test_reproducible.py builds both and compares); it
 # only skips re-executing notebooks and re-drawing figures that did not change.
-BUILD_CACHES = ("mkdocs-jupyter", "figures")
+BUILD_CACHES = ("mkdocs-jupyter",)
+RECORD_KINDS = ("figure",)  # the record's rows a test build takes from the checkout and the store (figures drawn)
 # Where the tests keep what their builds added to those caches, for the next
 # session: the author's own .cache/ is only read (make build evicts what it did
 # not use, so fixture-journal entries would not survive there). An entry no test
@@ -102,7 +105,10 @@ def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Pa
 
 
 def seed_caches(dst: Path, *cache_roots: Path) -> None:
-    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/)."""
+    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/), and their
+    records' drawn figures (a row holds in the copy exactly when the files it read are the same)."""
+    for root in cache_roots:
+        Record(dst, path=root / NAME).copy_to(Record(dst), RECORD_KINDS)
     for name in BUILD_CACHES:
         target = dst / ".cache" / name
         for folder in (root / name for root in cache_roots):
@@ -116,7 +122,8 @@ def seed_caches(dst: Path, *cache_roots: Path) -> None:
 
 def keep_caches(project: Path) -> None:
     """Add what a successful build of ``project`` wrote to its build caches to the store
-    (and drop the store's entries unused for STORE_DAYS)."""
+    (and drop the store's entries unused for STORE_DAYS); the figures it drew go to the store's record."""
+    Record(project).copy_to(Record(project, path=CACHE_STORE / NAME), RECORD_KINDS)
     stale_before = time.time() - STORE_DAYS * 86400
     for name in BUILD_CACHES:
         for old in (CACHE_STORE / name).glob("*") if (CACHE_STORE / name).is_dir() else ():

@@ -1,11 +1,12 @@
 """Child process that draws build-time figures (see ``journal_tools.core.code.figures``).
 
-    PYTHONPATH=snippets python -m journal_tools.core.code.figure_child < targets.json
+    PYTHONPATH=snippets python -m journal_tools.core.code.figure_child [JOURNAL_ROOT] < targets.json
 
 Reads a JSON list of ``module.function`` targets on stdin and writes a JSON
-object mapping each to its SVG text, or to ``"error: ..."``. The snippet
-folders come on ``PYTHONPATH`` from the parent, so snippet modules import each
-other by bare name exactly as in the page tests.
+object mapping each to ``[svg text or "error: ...", what it read]``: the files
+and folders inside JOURNAL_ROOT that drawing it read (``core.code.observe``), or
+null without a root. The snippet folders come on ``PYTHONPATH`` from the parent,
+so snippet modules import each other by bare name exactly as in the page tests.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+
+from journal_tools.core.code import observe
 
 __all__ = ["call"]
 
@@ -42,10 +45,21 @@ def call(target: str) -> str:
     return svg.strip()
 
 
+def observed_calls(targets: list[str], root: str | None) -> dict[str, list]:
+    """{target: [svg or error, what drawing it read inside ``root``]}; a module an earlier target
+    imported counts for every later one (it stays imported)."""
+    out = {}
+    for target in targets:
+        observe.start(root)
+        svg = call(target)
+        out[target] = [svg, observe.finish()]
+    return out
+
+
 def main() -> int:
     """Draw every target read from stdin; print the JSON result."""
     targets = json.load(sys.stdin)
-    json.dump({t: call(t) for t in targets}, sys.stdout)
+    json.dump(observed_calls(targets, sys.argv[1] if len(sys.argv) > 1 else None), sys.stdout)
     return 0
 
 

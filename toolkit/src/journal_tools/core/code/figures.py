@@ -21,15 +21,15 @@ Drawing runs in a child process (``python -m journal_tools.core.code.figure_chil
 whose ``PYTHONPATH`` holds the snippet folders: snippet modules import each
 other by bare name, the build process never imports them (so ``mkdocs serve``
 always draws with the code as saved, and no ``sys.path`` is edited), and all
-the figures a build misses are drawn by one child. Each validated SVG is kept
-in ``.cache/figures/`` under the sha256 of the figure reference, the bytes of
-every ``*.py`` file in the snippet folders and the bytes of the drawing code,
-so any edit there misses the cache and a hit starts no process.
+the figures a build misses are drawn by one child. The child watches what each
+drawing reads (``core.code.observe``: the snippet modules it imports, the data
+files it opens, the folders it lists), and each validated SVG is kept in the
+record (``core.record.inputs``, kind ``figure``) under what it read: an edit of
+any of those files draws it again, and a hit starts no process.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import os
@@ -41,9 +41,11 @@ from pathlib import Path
 
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.fences import inside_fence, scan
-from journal_tools.core.record import atomic
+from journal_tools.core.record.inputs import Inputs, Record, environment
 
-__all__ = ["FigureError", "FigureRef", "cache_store", "draw", "expand_figures", "find_figures", "prepare", "snippets_digest"]
+__all__ = ["KIND", "FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "keep", "prepare"]
+
+KIND = "figure"  # the record's kind: subject the figure's target, result its SVG
 
 FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
@@ -83,79 +85,68 @@ def find_figures(text: str, path: str) -> list[FigureRef]:
     return refs
 
 
-def snippets_digest(dirs: list[Path]) -> str:
-    """sha256 over the drawing code and every ``*.py`` in the snippet folders (names
-    and bytes): any edit there changes every figure's cache key. The folders count by
-    their order, not their absolute paths, so the cache survives a move of the checkout."""
-    h = hashlib.sha256(Path(__file__).read_bytes() + _WORKER.read_bytes())
-    for i, d in enumerate(dirs):
-        h.update(b"\0dir\0" + str(i).encode())
-        for path in sorted(Path(d).glob("*.py")) if Path(d).is_dir() else []:
-            data = path.read_bytes()
-            h.update(b"\0file\0" + path.name.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
-    return h.hexdigest()
+def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict[str, tuple[str, dict | None]]:
+    """Call each figure function in one child process; {target: (svg or error text, what it read)}.
 
-
-def cache_key(target: str, digest: str) -> str:
-    """The cache file stem for ``target`` given :func:`snippets_digest`."""
-    return hashlib.sha256(f"{target}\0{digest}".encode()).hexdigest()
-
-
-def draw(targets: list[str], dirs: list[Path]) -> dict[str, str]:
-    """Call each figure function in one child process; {target: svg or error text}.
-
-    An error comes back as text starting with ``error: ``.
+    An error comes back as text starting with ``error: ``; what a drawing read (``core.code.observe``:
+    files and folders inside ``root``) is None when ``root`` is None.
     """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.run(
-        [sys.executable, "-m", "journal_tools.core.code.figure_child"],
+        [sys.executable, "-m", "journal_tools.core.code.figure_child", *([str(root)] if root is not None else [])],
         input=json.dumps(targets), capture_output=True, text=True, env=env,
     )
     if proc.returncode != 0:
-        return {t: f"error: the figure process failed: {proc.stderr.strip()[-400:]}" for t in targets}
-    return json.loads(proc.stdout)
+        return {t: (f"error: the figure process failed: {proc.stderr.strip()[-400:]}", None) for t in targets}
+    return {t: (svg, read) for t, (svg, read) in json.loads(proc.stdout).items()}
 
 
-def prepare(refs: list[FigureRef], dirs: list[Path], cache_dir: Path | None, draw_with=None,
+def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
             stale: dict[str, str] | None = None) -> dict[str, str]:
-    """Every figure of ``refs`` as SVG: from the cache, or drawn (all misses in one process).
+    """Every figure of ``refs`` as SVG: from the record (a drawing whose inputs hold), or drawn (all
+    misses in one process) and recorded under what it read.
 
     ``draw_with``: how to draw the misses (default :func:`draw`, a child process;
-    ``make serve`` passes its warm worker's). ``stale``: ``make serve`` only, the
-    SVGs of the last build: a missed figure found there is served as it was (not
-    cached, its target left in ``stale`` for the caller to redraw after the
-    build) and the figures without one are drawn now; every other target is
-    removed from ``stale``.
+    ``make serve`` passes its warm worker's), called as ``draw_with(targets, dirs, root)``.
+    ``stale``: ``make serve`` only, the SVGs of the last build: a missed figure found there is
+    served as it was (not recorded, its target left in ``stale`` for the caller to redraw after
+    the build) and the figures without one are drawn now; every other target is removed from
+    ``stale``.
 
     Raises FigureError naming the first figure line whose drawing failed.
     """
     targets = sorted({r.target for r in refs})
     if not targets:
         return {}
-    digest = snippets_digest(dirs)
     found: dict[str, str] = {}
     for target in targets:
-        svg = _cache_read(cache_dir, cache_key(target, digest)) if cache_dir else None
-        if svg is not None:
-            found[target] = svg
+        kept = record.find(KIND, target, environment()) if record is not None else None
+        if kept is not None:
+            found[target] = kept["svg"]
     missing = [t for t in targets if t not in found]
     deferred = {t: stale[t] for t in missing if t in stale} if stale is not None else {}
     if stale is not None:
         stale.clear()
         stale.update(deferred)
     missing = [t for t in missing if t not in deferred]
-    drawn = (draw_with or draw)(missing, dirs) if missing else {}
-    drawn.update(deferred)
+    drawn = (draw_with or draw)(missing, dirs, record.root if record is not None else None) if missing else {}
+    svgs = {t: svg for t, (svg, _) in drawn.items()} | deferred
     for ref in refs:
-        result = found.get(ref.target) or drawn.get(ref.target, "error: not drawn")
+        result = found.get(ref.target) or svgs.get(ref.target, "error: not drawn")
         if result.startswith("error: "):
             raise FigureError(ref.path, ref.line, result[len("error: "):])
         found[ref.target] = result
-    if cache_dir:
-        for target in missing:
-            cache_store(cache_dir, target, digest, found[target])
+    if record is not None:
+        keep(record, {t: drawn[t] for t in missing})
     return found
+
+
+def keep(record: Record, drawn: dict[str, tuple[str, dict | None]]) -> None:
+    """Record each drawing that succeeded under what it read (``make serve`` keeps its background redraws too)."""
+    for target, (svg, read) in drawn.items():
+        if read is not None and not svg.startswith("error: "):
+            record.passed(KIND, target, environment(), Inputs(read["files"], read["folders"]), {"svg": svg})
 
 
 def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
@@ -178,23 +169,3 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
         # Blank lines around: Markdown treats it as one raw HTML block.
         out.extend(["", *parts, ""])
     return "\n".join(out)
-
-
-def _cache_read(cache_dir: Path, key: str) -> str | None:
-    try:
-        return (cache_dir / f"{key}.svg").read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-
-
-def cache_store(cache_dir: Path, target: str, digest: str, svg: str) -> None:
-    """Keep ``target``'s SVG under its cache key (``make serve`` stores background redraws too)."""
-    _cache_write(cache_dir, cache_key(target, digest), svg)
-
-
-def _cache_write(cache_dir: Path, key: str, svg: str) -> None:
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        atomic.write_bytes(cache_dir / f"{key}.svg", svg.encode("utf-8"))
-    except OSError:
-        pass  # a read-only tree still builds, just without the cache

@@ -158,9 +158,9 @@ class Record:
     the file (a read-only checkout) only costs a run: nothing is reused, nothing kept.
     """
 
-    def __init__(self, root: Path, *, reuse: bool | None = None):
+    def __init__(self, root: Path, *, reuse: bool | None = None, path: Path | None = None):
         self.root = Path(root)
-        self.path = self.root / ".cache" / NAME
+        self.path = path or self.root / ".cache" / NAME  # (the tests' store of a journal's copies keeps its own)
         self.reuse = not fresh() if reuse is None else reuse
         self._db: sqlite3.Connection | None = None
         self._pid = 0
@@ -205,6 +205,21 @@ class Record:
             if db is not None:
                 db.executemany("DELETE FROM passed WHERE kind = ? AND subject = ? AND key = ? AND inputs = ?",
                                [(kind, subject, key, text) for text in holding])
+
+    def copy_to(self, other: Record, kinds: Iterable[str]) -> None:
+        """Add this record's rows of ``kinds`` to ``other`` (a copy of the journal, whose files have the
+        same labels: what holds here holds there); rows ``other`` has are kept."""
+        db = self._connect(create=False)
+        if db is None:
+            return
+        marks = ",".join("?" * len(kinds := tuple(kinds)))
+        try:
+            rows = db.execute(f"SELECT * FROM passed WHERE kind IN ({marks})", kinds).fetchall()
+        except sqlite3.Error:
+            return
+        with other._writing() as target:
+            if target is not None and rows:
+                target.executemany("INSERT OR IGNORE INTO passed VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     # -- the file ---------------------------------------------------------------------------------
 
