@@ -1,23 +1,17 @@
 """Every number PyTorch prints is read (journal_tools/core/code/outputs.py), on the
 printed side and in a checked LaTeX matrix, and `--update-outputs` rewrites a
-matrix whenever the check fails, rebuilding its rows when the counts differ."""
+matrix's numbers whenever they differ (never its shape: tests/core/test_matrix_shape.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from journal_tools.core.code.outputs import (
-    OutputMismatch,
-    apply_updates,
-    as_tex,
-    matrix_numbers,
-    printed_numbers,
-    printed_rows,
-    rebuild_matrices,
-    same_number,
-)
+from journal_tools.core.code.numbers import as_tex, printed_numbers, same_number
+from journal_tools.core.code.outputs import OutputMismatch, apply_updates
 from journal_tools.core.code.parse import parse_page
+from journal_tools.core.code.printed_tensors import printed_tensors
 from journal_tools.core.code.run import BlockError, ChainResult, run_chain
+from journal_tools.core.code.tex_matrix import matrix_numbers
 from journal_tools.core.mistake import Origin
 
 # What torch 2.13 prints for each format (checked against torch below), and the values read from it.
@@ -81,23 +75,13 @@ def test_printed_values_written_the_tex_way():
         "nan", "-inf", "True"]
 
 
-def test_printed_rows_follow_the_brackets():
+def test_printed_shapes_follow_the_brackets():
+    """(Was test_printed_rows_follow_the_brackets, for the rows a rebuilt matrix took.) torch wraps a long
+    row over lines inside one pair of brackets: still one row; a scalar tensor has shape ()."""
     wrapped = "tensor([[0.1, 0.2,\n         0.3],\n        [0.4, 0.5, 0.6]])\ntensor([7, 8])"
-    assert printed_rows(wrapped) == [[["0.1", "0.2", "0.3"], ["0.4", "0.5", "0.6"]], [["7", "8"]]]
-    assert printed_rows("tensor(0.5)\n1 2\n") == [[["0.5"], ["1", "2"]]]  # no brackets: a row a line
-
-
-def test_rebuild_keeps_the_layout():
-    lines = ["$$", r"W = \begin{bmatrix}", r"0.1 & 0.2 \\", "0.3 & 0.4", r"\end{bmatrix}", "$$"]
-    out = rebuild_matrices(lines, "tensor([[1., 2., 3.],\n        [4., 5., 6.],\n        [nan, inf, -inf]])")
-    assert out == ["$$", r"W = \begin{bmatrix}", r"1. & 2. & 3. \\", r"4. & 5. & 6. \\",
-                   r"\mathrm{nan} & \infty & -\infty", r"\end{bmatrix}", "$$"]
-    one_line = [r"$$ v = \begin{bmatrix} 1 & 2 \end{bmatrix} $$"]
-    assert rebuild_matrices(one_line, "tensor([[1, 2], [3, 4]])") == [r"$$ v = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix} $$"]
-    two = [r"$$ \begin{bmatrix} 1 \end{bmatrix} \begin{bmatrix} 2 \end{bmatrix} $$"]
-    assert rebuild_matrices(two, "tensor([5, 6])\ntensor([[7], [8]])") == [
-        r"$$ \begin{bmatrix} 5 & 6 \end{bmatrix} \begin{bmatrix} 7 \\ 8 \end{bmatrix} $$"]
-    assert rebuild_matrices(two, "tensor([5])\ntensor([6])\ntensor([7])") is None  # three printed, two shown
+    assert [(t.shape, t.values) for t in printed_tensors(wrapped)] == [
+        ((2, 3), [["0.1", "0.2", "0.3"], ["0.4", "0.5", "0.6"]]), ((2,), ["7", "8"])]
+    assert [t.shape for t in printed_tensors("tensor(0.5)\n1 2\n")] == [()]  # 1 2: numbers, no tensor
 
 
 # -- on a page: the check and the rewrite ------------------------------------------
@@ -139,7 +123,9 @@ def test_no_numbers_printed_is_said_in_words(journal):
     settings, write = journal
     page = parse_page(write("n.md", "```python\nprint('none here')\n```\n\n<!-- journal:expected-math -->\n\n"
                                     "$$\n\\begin{bmatrix} 1 & 2 \\end{bmatrix}\n$$\n"), settings)
-    with pytest.raises(BlockError, match=r"docs/n\.md:7: the matrix shows 2 numbers but the block at line 1 printed no numbers"):
+    # (The rule changed: numbers printed outside a tensor are never compared, and a shape mistake is
+    # named at the matrix's first row, line 8; was line 7, the $$, and "printed no numbers".)
+    with pytest.raises(BlockError, match=r"docs/n\.md:8: the matrix is 1x2 but the block at line 1 printed no tensor"):
         run_chain(page, page.steps, ChainResult())
 
 
@@ -154,10 +140,9 @@ def test_mismatch_names_the_number_and_the_hint(journal):
 @pytest.mark.parametrize("values, matrix, rewritten", [
     # same count, one value differs: only that number changes, in its TeX form
     ("[[0.5, float('nan')]]", r"0.5 & 7", [r"0.5 & \mathrm{nan}"]),
-    # more printed than shown: the rows come from the printed tensor
-    ("[[1, 2], [3, 4]]", "1 & 2", [r"1 & 2 \\", "3 & 4"]),
-    # fewer printed than shown
-    ("[[True]]", r"1 & 2 \\ 3 & 4", [r"\mathrm{True}"]),
+    # (Were two more cases here: more or fewer printed than shown rebuilt the rows. A matrix
+    # now keeps its shape: tests/core/test_matrix_shape.py checks the update refuses.)
+    ("[[True], [False]]", r"\mathrm{True} \\ 1", [r"\mathrm{True} \\ \mathrm{False}"]),
 ])
 def test_update_rewrites_whenever_the_check_fails(journal, values, matrix, rewritten):
     updates: list[OutputMismatch] = []
@@ -229,13 +214,13 @@ def test_an_output_mismatch_names_the_first_differing_line_of_the_fence(journal,
 
 
 def test_updating_a_mismatch_it_cannot_write_back_fails(journal):
-    """Two matrices shown, one printed tensor of another count: no layout fits, so the
-    update run fails at the formula instead of passing with the page unchanged."""
+    """Two matrices of numbers shown, one printed tensor: a check compares one matrix with one
+    tensor, so the update run fails at the second matrix instead of passing with the page unchanged."""
     settings, write = journal
     text = PAGE.format(values="[[1, 2, 3]]", matrix=r"1 \end{bmatrix} \begin{bmatrix} 2")
     page = parse_page(write("u.md", text), settings)
     updates: list[OutputMismatch] = []
-    with pytest.raises(BlockError, match="cannot lay these numbers out"):
+    with pytest.raises(BlockError, match=r"docs/u\.md:10: the formula .* holds 2 matrices of numbers"):
         run_chain(page, page.steps, ChainResult(), updates)
     assert updates == []
 

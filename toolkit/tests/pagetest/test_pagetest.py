@@ -151,6 +151,43 @@ def test_update_outputs_fills_what_is_new_and_only_on_the_page_named(site):
     assert (site.path / "docs/index.md").read_text(encoding="utf-8") == other
 
 
+NEW_AUTHOR = """\
+```python
+import torch
+context_vecs = torch.arange(24.).reshape(2, 6, 2) / 8
+print(context_vecs[0])
+print("shape:", context_vecs.shape)
+```
+
+<!-- journal:expected-math -->
+
+$$
+Z = \\begin{bmatrix}
+{rows}
+\\end{bmatrix}
+$$
+"""
+
+
+def test_update_outputs_fills_a_matrix_from_its_tensor_not_the_shape_printed_after_it(site):
+    """The new author's block (issue 37): a 6x2 tensor, then its shape. The 6x2 zeros get the
+    tensor's 12 numbers, not 15 with a ragged row; a seventh row fails at the matrix naming both
+    shapes, and the update refuses it, leaving the page as it was."""
+    append(site, NEW_AUTHOR.replace("{rows}", " \\\\\n".join(["0 & 0"] * 6)))
+    result = run(site, extra=["--update-outputs"])
+    result.assert_outcomes(passed=2)  # the page (doctest: page) and its render
+    lines = (site.path / ENTRY).read_text(encoding="utf-8").split("\n")
+    formula = lines.index("Z = \\begin{bmatrix}")  # 0-based: the $$ line is this, 1-based
+    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 12 matrix numbers (line {formula})"])
+    assert lines[formula + 1 : formula + 7] == ["0.0000 & 0.1250 \\\\", "0.2500 & 0.3750 \\\\", "0.5000 & 0.6250 \\\\",
+                                                "0.7500 & 0.8750 \\\\", "1.0000 & 1.1250 \\\\", "1.2500 & 1.3750"]
+    replace(site, "1.2500 & 1.3750\n", "1.2500 & 1.3750 \\\\\n2 & 6\n")
+    planted = (site.path / ENTRY).read_text(encoding="utf-8")
+    failed_with(run(site, extra=["--update-outputs"]), f"{ENTRY}:{formula + 2}: the matrix is 7x2 but the tensor the block "
+                f"at line {formula - 9} printed is 6x2")
+    assert (site.path / ENTRY).read_text(encoding="utf-8") == planted
+
+
 def test_failure_inside_snippet_names_snippet_line(site):
     path = site.path / "snippets/weights.py"
     text = path.read_text(encoding="utf-8")

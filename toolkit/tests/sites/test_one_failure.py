@@ -153,6 +153,9 @@ MISTAKES = [
     # named at the line of the output that differs, inside the fence
     Mistake("wrong expected output", ENTRY, "[6., 8.]])", "[6., 9.]])", "[6., 9.]])", ("expected output differs", "make update-outputs")),
     Mistake("wrong matrix digit", ENTRY, "6 & 8", "6 & 9", "6 & 9", ("number 4 of the matrix is 9", "make update-outputs")),
+    # a row the printed 2x2 tensor does not have: named at the matrix's first row, both shapes said
+    Mistake("matrix of another shape", ENTRY, "6 & 8\n", "6 & 8 \\\\\n10 & 12\n", "2 & 4",
+            ("the matrix is 3x2 but the tensor the block at line", "printed is 2x2")),
     Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
             ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
     Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),

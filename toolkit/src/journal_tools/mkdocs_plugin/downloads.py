@@ -300,7 +300,7 @@ def _checked_comment(page: Page, step: Step) -> str:
         out.append(f"# Prints (checked by the page tests, line {at}):")
         out += ["# " + ln if ln else "#" for ln in step.expected_output.rstrip("\n").split("\n")]
     if step.math is not None:
-        out.append(f"# The matrix at line {step.math.origin.line} holds the numbers printed, in order:")
+        out.append(f"# The matrix at line {step.math.origin.line} shows a printed tensor, its numbers:")
         out += ["# " + ln for ln in textwrap.wrap(" ".join(matrix_numbers(step.math.tex)), 86)]
     return "\n".join(out) + ("\n" if out else "")
 

@@ -2,24 +2,21 @@
 
 Two things a page can show: an expected-output fence (pytest-codeblocks'
 ``expected-output`` marker) and a LaTeX matrix after the journal's
-``<!-- journal:expected-math -->`` marker, whose numbers must equal, in order,
-the numbers the step printed. A mismatch carries the page lines to rewrite, so
+``<!-- journal:expected-math -->`` marker, which must be one tensor the step printed:
+its shape (rows x entries per row) that tensor's, its numbers the tensor's numbers.
+A 1-D tensor of n is a 1xn or nx1 matrix, a scalar a 1x1; without ``tensor=N`` in the
+marker the matrix shows the one printed tensor of its shape. A mismatch carries the page lines to rewrite, so
 ``--update-outputs`` can write the printed values back after an intended change.
 
-Numbers are read in every form PyTorch prints them: integers (``3``, ``-4``),
-decimals (``0.5000``, ``0.``, ``-0.``), scientific notation (``1.5000e-05``),
-``nan``, ``inf``, ``-inf`` and the booleans ``True``/``False``. A matrix may
-write the same values the TeX way: ``\\text{nan}`` (or ``\\mathrm{nan}``),
-``\\infty``, ``-\\infty``, ``\\mathrm{True}``/``\\mathrm{False}`` (or
-``\\text{...}``); a bare ``nan`` or ``True`` is read too. Two numbers are equal
-when their values are: ``0.10`` equals ``0.1000`` and ``0.`` equals ``-0.``
-(IEEE zero), ``nan`` equals ``nan``; a boolean equals only the same boolean
-(``True`` is not ``1``). A rewritten matrix uses the TeX forms above.
+Numbers are read and compared by value (``core/code/numbers.py``); a matrix is read by
+``core/code/tex_matrix.py`` and the printed tensors by ``core/code/printed_tensors.py``.
 
 What is new is filled whole: an empty expected-output fence gets everything the
 step printed, and a placeholder matrix (every number zero, as an author writes
-one for the tool to fill) gets every printed number, its zeros included.
-Otherwise only the numbers that differ change.
+one for the tool to fill) gets every number of its tensor, its zeros included.
+Otherwise only the numbers that differ change, each in its place: the matrix's line
+breaks, spacing and labels stay as written. A matrix whose shape is not the tensor's
+is never rewritten (the check names both shapes).
 """
 
 from __future__ import annotations
@@ -27,57 +24,16 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 
+from journal_tools.core.code.numbers import as_tex, is_zero, printed_numbers, same_number
 from journal_tools.core.code.parse import Page, Step
+from journal_tools.core.code.printed_tensors import Printed, Selector, printed_tensors
+from journal_tools.core.code.tex_matrix import Matrix, MatrixError, checked_matrix, matrix_numbers
 from journal_tools.core.mistake import Mistake, Origin
 
-_DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
-# A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z"
-# or of a word ("info", "nanny", "Trueness").
-NUMBER = re.compile(rf"(?<![\w.])(?:{_DECIMAL}|-?inf|-?nan|True|False)(?![\w.])")
-# The same values as a matrix may write them in TeX (group "word": the value inside \text{} / \mathrm{}).
-TEX_NUMBER = re.compile(
-    r"(?P<infty>-?)[ \t]*\\infty(?![a-zA-Z])"
-    r"|\\(?:text|mathrm)\{\s*(?P<word>-?(?:nan|inf)|True|False)\s*\}"
-    rf"|(?P<plain>{NUMBER.pattern})"
-)
-MATRIX_ENV = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(.*?)\\end\{\1\}", re.S)
-
-
-def tex_value(m: re.Match) -> str:
-    """The value of a TEX_NUMBER match, written as PyTorch prints it (``\\infty`` -> ``inf``)."""
-    if m["plain"] is not None:
-        return m["plain"]
-    if m["word"] is not None:
-        return m["word"]
-    return f"{m['infty']}inf"
-
-
-def as_tex(value: str) -> str:
-    """A printed value as a matrix writes it: ``nan`` -> ``\\text{nan}``, ``-inf`` -> ``-\\infty``."""
-    if value.lstrip("-") == "inf":
-        return value.replace("inf", "\\infty")
-    if value.lstrip("-") == "nan" or value in ("True", "False"):
-        return f"\\mathrm{{{value}}}"
-    return value
-
-
-def same_number(a: str, b: str) -> bool:
-    """Do two printed values mean the same number (see the module docstring)?"""
-    bools = ("True", "False")
-    if a in bools or b in bools:
-        return a == b
-    x, y = Decimal(a), Decimal(b)
-    if x.is_nan() or y.is_nan():
-        return x.is_nan() and y.is_nan()
-    return x == y
-
-
-def printed_numbers(text: str) -> list[str]:
-    """Every number in ``text`` (printed output or an expected-output fence), in order."""
-    return NUMBER.findall(text)
+__all__ = ["OutputMismatch", "PageRewrite", "apply_updates", "check_math", "check_output", "matrix_numbers",
+           "printed_numbers", "update_hint"]
 
 
 def _count(n: int) -> str:
@@ -174,151 +130,143 @@ def _first_number_difference(shown: list[str], got: list[str]) -> str:
     return ""
 
 
-def matrix_numbers(tex: str) -> list[str]:
-    """The values inside the matrix environments of ``tex``, in order, as PyTorch prints them."""
-    return [value for value, _ in _matrix_numbers_at(tex)]
-
-
-def _matrix_numbers_at(tex: str) -> list[tuple[str, int]]:
-    """(value, line of ``tex`` it is on, 0-based) for each matrix number, in order."""
-    return [(tex_value(m), tex.count("\n", 0, env.start(2) + m.start()))
-            for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
+# -- a checked matrix: one printed tensor, shape and all ----------------------------------
 
 
 def check_math(page: Page, step: Step, printed: str) -> None:
-    """Raise OutputMismatch if the checked matrix's numbers differ from the printed ones."""
+    """Raise OutputMismatch if the checked matrix is not the printed tensor it shows: another
+    shape (never rewritten: the author's matrix keeps its shape), or another number (rewritten
+    in place, the matrix's layout kept)."""
     check = step.math
     if check is None:
         return
-    shown = matrix_numbers(check.tex)
-    got = printed_numbers(printed)
-    origin = check.origin
-    if not shown:
-        problem = "the formula after <!-- journal:expected-math --> has no numbers in a matrix environment"
-        raise OutputMismatch(origin, problem, page.path, 0, [], [])
+    try:
+        matrix = checked_matrix(check.tex)
+    except MatrixError as exc:
+        raise OutputMismatch(_formula_line(page, check, exc.offset), exc.message, page.path, 0, [], []) from None
+    at = _formula_line(page, check, matrix.cells[0].start)  # the matrix's line: its first row
     fence_line = _fence_line(page, step)
-    problem = None
-    if len(shown) != len(got):
-        problem = f"the matrix shows {_count(len(shown))} but the block at line {fence_line} printed {_count(len(got))}"
-    else:
-        for k, (a, b) in enumerate(zip(shown, got)):
-            if not same_number(a, b):
-                problem = f"number {k + 1} of the matrix is {a} but the block at line {fence_line} printed {b}"
-                # named at the line the number is written on
-                origin = page.where(check.lines[0] + _matrix_numbers_at(check.tex)[k][1])
-                break
-    if problem is None:
+    tensor = _shown_tensor(matrix, printed_tensors(printed), check.selector, fence_line)
+    if isinstance(tensor, str):
+        raise OutputMismatch(at, tensor, page.path, 0, [], [], "matrix")
+    rows, cols = _as_matrix(tensor.shape, matrix)
+    flat = _flatten(tensor.values)
+    shown = [cell.value for cell in matrix.cells]
+    got = [flat[r * cols + c] for _, r, c in matrix.positions(rows, cols)]
+    wrong = next((k for k, (a, b) in enumerate(zip(shown, got)) if not same_number(a, b)), None)
+    if wrong is None:
         return
+    origin = _formula_line(page, check, matrix.cells[wrong].start)  # the line the number is written on
+    problem = f"number {wrong + 1} of the matrix is {shown[wrong]} but the block at line {fence_line} printed {got[wrong]}"
     first, old = _page_lines(page, check.lines, "formula", origin)
-    if len(shown) == len(got):
-        new = _replace_numbers(old, got, every=is_placeholder(shown))
-    else:
-        new = rebuild_matrices(old, printed)
+    new, written = _rewritten(old, got, every=all(is_zero(v) for v in shown))
     hint = f"; {update_hint(page.path)}" if new is not None else (
-        "; `make update-outputs` cannot lay these numbers out in this formula's matrices: edit it by hand")
-    message = (f"{problem}{hint}\n  shown:   {' '.join(shown) or '(none)'}\n"
-               f"  printed: {' '.join(got) or '(none)'}")
-    written = 0 if new is None else _numbers_written(old, new)
+        "; `make update-outputs` cannot find this matrix in the page's lines: edit it by hand")
+    message = f"{problem}{hint}\n  shown:   {' '.join(shown)}\n  printed: {' '.join(got)}"
     raise OutputMismatch(origin, message, page.path, first, old, old if new is None else new, "matrix", written)
 
 
-def is_placeholder(shown: list[str]) -> bool:
-    """Is a matrix with these numbers a placeholder for the tool to fill (every number zero)?"""
-    return all(v not in ("True", "False") and Decimal(v) == 0 for v in shown)
+def _formula_line(page: Page, check, offset: int) -> Origin:
+    """Where the character at ``offset`` of a checked formula's TeX is on the page."""
+    return page.where(check.lines[0] + check.tex.count("\n", 0, offset))
 
 
-def _numbers_written(old: list[str], new: list[str]) -> int:
-    """How many matrix numbers of the rewritten formula are not what the old one wrote there."""
-    before = [m.group(0) for m in _matrix_matches("\n".join(old))]
-    after = [m.group(0) for m in _matrix_matches("\n".join(new))]
-    if len(before) != len(after):
-        return len(after)
-    return sum(a != b for a, b in zip(before, after))
+def _as_matrix(shape: tuple[int, ...], matrix: Matrix) -> tuple[int, int]:
+    """The rows x cols a tensor of ``shape`` is as this matrix: a 2-D tensor as it is; a 1-D
+    tensor of n as a 1xn row or an nx1 column (whichever the matrix fits); a scalar 1x1.
+    (0, 0) for a tensor no matrix shows (3 dimensions or more)."""
+    if len(shape) == 2:
+        return shape
+    if len(shape) == 1:
+        return (1, shape[0]) if matrix.fits(1, shape[0]) or not matrix.fits(shape[0], 1) else (shape[0], 1)
+    return (1, 1) if not shape else (0, 0)
 
 
-def _matrix_matches(tex: str) -> list[re.Match]:
-    return [m for env in MATRIX_ENV.finditer(tex) for m in TEX_NUMBER.finditer(env.group(2))]
+def _fits(matrix: Matrix, tensor: Printed) -> bool:
+    rows, cols = _as_matrix(tensor.shape, matrix)
+    return not tensor.summarised and rows > 0 and matrix.fits(rows, cols)
 
 
-def _replace_numbers(lines: list[str], values: list[str], every: bool = False) -> list[str]:
-    """The formula lines with each matrix number that differs from ``values`` (in order) replaced
-    (``every``: each number written as printed, equal or not: a placeholder's zeros too)."""
+def _flatten(values: list | str) -> list[str]:
+    return [values] if isinstance(values, str) else [v for item in values for v in _flatten(item)]
+
+
+def _shape_words(tensor: Printed, number: int | None = None) -> str:
+    """``6x2``, ``1-D of 6 numbers (a 1x6 or 6x1 matrix)``, ``a scalar``, ``2x6x2`` (with how to
+    name a matrix of it when it is the ``number``-th printed)."""
+    if tensor.summarised:
+        return ("summarised (PyTorch or NumPy printed '...' for the entries it left out, so its shape cannot "
+                "be read): print it whole (torch.set_printoptions(threshold=...)) or print the part the matrix shows")
+    if len(tensor.shape) == 1:
+        n = tensor.shape[0]
+        return f"1-D of {_count(n)} (a 1x{n} or {n}x1 matrix)"
+    if not tensor.shape:
+        return "a scalar (a 1x1 matrix)"
+    words = "x".join(map(str, tensor.shape))
+    if len(tensor.shape) > 2 and number is not None:
+        words += f" (name a matrix of it in the marker: <!-- journal:expected-math tensor={number}[0] -->)"
+    return words
+
+
+def _shown_tensor(matrix: Matrix, tensors: list[Printed], selector: Selector | None, fence_line: int) -> Printed | str:
+    """The printed tensor the matrix shows, or why there is none (a message). The marker's
+    selector names it; without one, it is the one printed tensor of the matrix's shape."""
+    keep = ("; `make update-outputs` keeps a matrix's shape: write the matrix in the tensor's shape "
+            "(zeros will do) and it fills it")
+    if selector is not None:
+        if selector.tensor > len(tensors):
+            return (f"the marker names tensor {selector.tensor} but the block at line {fence_line} printed "
+                    f"{_tensors(len(tensors))}")
+        try:
+            tensor = tensors[selector.tensor - 1].take(selector.index)
+        except IndexError as exc:
+            return f"the marker names {selector.describe()}, which the block at line {fence_line} did not print: {exc}"
+        if not _fits(matrix, tensor):
+            return (f"the matrix is {matrix.describe()} but {selector.describe()} the block at line {fence_line} "
+                    f"printed is {_shape_words(tensor)}{keep}")
+        return tensor
+    if not tensors:
+        return (f"the matrix is {matrix.describe()} but the block at line {fence_line} printed no tensor "
+                "(a number outside tensor(...), array(...) or a [...] list is never compared with a matrix)")
+    fitting = [k for k, t in enumerate(tensors) if _fits(matrix, t)]
+    if len(fitting) == 1:
+        return tensors[fitting[0]]
+    if len(tensors) == 1:
+        return (f"the matrix is {matrix.describe()} but the tensor the block at line {fence_line} printed is "
+                f"{_shape_words(tensors[0], 1)}{keep}")
+    if not fitting:
+        shapes = ["summarised" if t.summarised else _shape_words(t) for t in tensors]
+        return (f"the matrix is {matrix.describe()} but none of the {len(tensors)} tensors the block at line "
+                f"{fence_line} printed is: they are {', '.join(shapes[:-1])} and {shapes[-1]}{keep}, or name the "
+                "tensor in the marker, <!-- journal:expected-math tensor=N[i] --> for a row or slice of it")
+    which = ", ".join(str(k + 1) for k in fitting[:-1]) + f" and {fitting[-1] + 1}"
+    return (f"the block at line {fence_line} printed {len(fitting)} tensors a {matrix.describe()} matrix can show "
+            f"(tensors {which}); name the one it shows in the marker: <!-- journal:expected-math tensor={fitting[-1] + 1} -->")
+
+
+def _tensors(n: int) -> str:
+    return "no tensor" if n == 0 else ("1 tensor" if n == 1 else f"{n} tensors")
+
+
+def _rewritten(lines: list[str], values: list[str], every: bool) -> tuple[list[str] | None, int]:
+    """The formula lines with each matrix number that differs from ``values`` (in the matrix's
+    order) written as printed, everything else as it was (``every``: each number written, a
+    placeholder's zeros too), and how many were written; None when the lines do not hold the
+    matrix that was checked."""
     text = "\n".join(lines)
-    it = iter(values)
-
-    def number(m: re.Match) -> str:
-        value = next(it)
-        return m.group(0) if not every and same_number(tex_value(m), value) else as_tex(value)
-
-    def env(m: re.Match) -> str:
-        return m.group(0)[: m.start(2) - m.start(0)] + TEX_NUMBER.sub(number, m.group(2)) + m.group(0)[m.end(2) - m.start(0):]
-
-    return MATRIX_ENV.sub(env, text).split("\n")
-
-
-# -- rebuilding a matrix from a printed tensor ------------------------------------------
-
-
-def printed_rows(printed: str) -> list[list[list[str]]]:
-    """The printed values as matrices of rows: ``[[row, row], [row]]``.
-
-    Each innermost ``[...]`` of a printed tensor or list is a row (torch wraps a
-    long row over several lines inside one pair of brackets); rows under the same
-    outermost bracket make one matrix. When the brackets do not hold every printed
-    number (a scalar ``tensor(0.5)``, plain text), each printed line holding numbers
-    is a row of one matrix.
-    """
-    groups: list[list[list[str]]] = []
-    depth, start, inner = 0, 0, True
-    for i, ch in enumerate(printed):
-        if ch == "[":
-            if depth == 0:
-                groups.append([])
-            depth, start, inner = depth + 1, i + 1, True
-        elif ch == "]" and depth:
-            if inner:
-                groups[-1].append(printed_numbers(printed[start:i]))
-            depth, inner = depth - 1, False
-    groups = [[row for row in g if row] for g in groups]
-    groups = [g for g in groups if g]
-    if sum(len(row) for g in groups for row in g) != len(printed_numbers(printed)):
-        rows = [printed_numbers(line) for line in printed.split("\n")]
-        groups = [[row for row in rows if row]]
-    return groups
-
-
-def rebuild_matrices(lines: list[str], printed: str) -> list[str] | None:
-    """The formula lines with its numeric matrices' rows rebuilt from the printed rows.
-
-    The matrices that hold numbers get one printed matrix each, in order; a
-    formula with a single numeric matrix takes every printed row. None when the
-    printed matrices cannot be laid out that way (say, two printed and three shown).
-    """
-    text = "\n".join(lines)
-    numeric = [m for m in MATRIX_ENV.finditer(text) if TEX_NUMBER.search(m.group(2))]
-    groups = printed_rows(printed)
-    if not numeric or not groups:
-        return None
-    if len(numeric) == 1:
-        groups = [[row for g in groups for row in g]]
-    elif len(numeric) != len(groups):
-        return None
-    out, pos = [], 0
-    for m, rows in zip(numeric, groups):
-        out += [text[pos : m.start(2)], _matrix_body(m.group(2), rows)]
-        pos = m.end(2)
-    return ("".join(out) + text[pos:]).split("\n")
-
-
-def _matrix_body(old: str, rows: list[list[str]]) -> str:
-    """Rows as ``a & b \\\\ c & d``, laid out as ``old`` was: one row a line, or all on one line."""
-    cells = [" & ".join(as_tex(v) for v in row) for row in rows]
-    if "\n" not in old:
-        return " " + r" \\ ".join(cells) + " "
-    body_lines = [ln for ln in old.split("\n") if ln.strip()]
-    indent = re.match(r"[ \t]*", body_lines[0]).group(0) if body_lines else ""
-    tail = old[old.rfind("\n") + 1 :] if old.rstrip(" \t").endswith("\n") else ""
-    return "\n" + " \\\\\n".join(indent + c for c in cells) + "\n" + tail
+    try:
+        cells = checked_matrix(text).cells
+    except MatrixError:
+        return None, 0
+    if len(cells) != len(values):
+        return None, 0
+    out, pos, written = [], 0, 0
+    for cell, value in zip(cells, values):
+        if every or not same_number(cell.value, value):
+            start, end = cell.span
+            out += [text[pos:start], as_tex(value)]
+            pos, written = end, written + 1
+    return ("".join(out) + text[pos:]).split("\n"), written
 
 
 @dataclass

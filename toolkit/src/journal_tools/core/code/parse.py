@@ -8,8 +8,9 @@
    ``:expected-output-ignore-whitespace`` after a block make the next fence its
    expected stdout; ``:importorskip(module)``; any ``<!--pytest.mark.X(...)-->``
    (skip, skipif, xfail) applies to the next block. The journal adds
-   ``<!-- journal:expected-math -->``: the next ``$$`` formula's matrix
-   numbers must equal what the block before it printed.
+   ``<!-- journal:expected-math -->``: the next ``$$`` formula's matrix must be
+   a tensor the block before it printed (``tensor=N[...]`` names which; see
+   ``core/code/printed_tensors.py``).
 
 pytest-codeblocks' own parser is not used: it reads only backtick fences whose
 info string is exactly ``python``, loses line numbers when it merges ``cont``
@@ -23,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from journal_tools.core.code.printed_tensors import Selector, parse_selector
 from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.page import frontmatter, limits
 from journal_tools.core.page.fences import Fence, FenceError, scan
@@ -35,7 +37,8 @@ PYTHON_LANGS = frozenset({"python", "py", "python3", "py3"})
 SHELL_LANGS = frozenset({"sh", "bash"})
 RUN_LANGS = PYTHON_LANGS | SHELL_LANGS
 DOCTEST_MODES = ("block", "page")
-MATH_MARKER = re.compile(r"^\s*<!--\s*journal:expected-math\s*-->\s*$")
+# ``<!-- journal:expected-math -->``, or with a selector: ``<!-- journal:expected-math tensor=2[0] -->``.
+MATH_MARKER = re.compile(r"^\s*<!--\s*journal:expected-math(?:\s+(?P<options>.*?))?\s*-->\s*$")
 _CODEBLOCKS_MARKER = re.compile(r"^\s*<!--[-\s]*pytest-codeblocks:(?P<keyword>.*?)[-\s]*-->\s*$")
 _MARK_MARKER = re.compile(r"^\s*<!--[-\s]*(?P<mark>pytest\.mark\..*?)[-\s]*-->\s*$")
 _IMPORTORSKIP = re.compile(r"importorskip\((?P<module>.*)\)")
@@ -59,11 +62,12 @@ class Part:
 
 @dataclass
 class MathCheck:
-    """A display formula whose matrix numbers must equal what a step printed."""
+    """A display formula whose matrix must be a tensor a step printed."""
 
     tex: str
     origin: Origin  # where the formula starts
     lines: range  # expanded lines holding the formula
+    selector: Selector | None = None  # the printed tensor the marker names (None: the one of the matrix's shape)
 
 
 @dataclass
@@ -174,8 +178,8 @@ class _Reader:
                 self._fence(fence)
                 i = fence.end + 1
                 continue
-            if MATH_MARKER.match(line):
-                i = self._math(i)
+            if (marker := MATH_MARKER.match(line)) is not None:
+                i = self._math(i, marker["options"] or "")
                 continue
             if not self._marker(line, i):
                 comment_open = _comment_state(line, i, comment_open)
@@ -274,7 +278,11 @@ class _Reader:
 
     # -- the journal's expected-math marker -----------------------------------------
 
-    def _math(self, i: int) -> int:
+    def _math(self, i: int, options: str) -> int:
+        try:
+            selector = parse_selector(options)
+        except ValueError as exc:
+            raise PageError.at(self.origin(i), f"<!-- journal:expected-math {options} -->: {exc}") from None
         runnable = [s for s in self.steps if s.runs]
         if not runnable or runnable[-1].math is not None or self.pending.cont or self.pending.expected:
             raise PageError.at(self.origin(i), "<!-- journal:expected-math --> must come after a code block "
@@ -291,7 +299,7 @@ class _Reader:
             if k >= len(self.lines) or k in self.fences:
                 raise PageError.at(self.origin(j), "display formula opened with $$ is never closed")
             text += "\n" + self.lines[k].strip()
-        runnable[-1].math = MathCheck(text[: text.index("$$")], self.expanded.origins[j], range(j, k + 1))
+        runnable[-1].math = MathCheck(text[: text.index("$$")], self.expanded.origins[j], range(j, k + 1), selector)
         return k + 1
 
     def _no_dangling_markers(self) -> None:

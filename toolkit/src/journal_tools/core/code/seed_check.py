@@ -73,14 +73,19 @@ def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], 
     if last is None:
         return
     again = ChainResult()
+    seconds: list[str] = []
     try:  # mismatches with the page are not this run's business: only what was printed
         run_chain(page, steps[: last + 1], again, [], on_step, seed=OTHER_SEED)
     except BlockError as exc:
         index = len(again.results)
-        raise _SeedDependent(index, BlockError(steps[index].origin, _message(
-            page, steps[index], f"it fails when the tests start from seed {OTHER_SEED} instead of {SEED}:\n"
-                                f"{exc.report}"))) from None
-    for i, (step, first, second) in enumerate(zip(steps, printed, (r.stdout for r in again.results))):
+        # A mismatch no update can write (a matrix of another shape than its tensor) fails this run
+        # too; printed as from SEED, it is the page's own failure, not the seed's.
+        if exc.printed is None or index >= len(printed) or exc.printed != printed[index]:
+            raise _SeedDependent(index, BlockError(steps[index].origin, _message(
+                page, steps[index], f"it fails when the tests start from seed {OTHER_SEED} instead of {SEED}:\n"
+                                    f"{exc.report}"))) from None
+        seconds = [exc.printed]
+    for i, (step, first, second) in enumerate(zip(steps, printed, [r.stdout for r in again.results] + seconds)):
         if checked(step) and first != second:
             raise _SeedDependent(i, BlockError(step.origin, _message(page, step, _difference(first, second))))
 
