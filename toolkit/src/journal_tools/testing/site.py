@@ -34,7 +34,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from journal_tools.core.record.inputs import NAME, Record
+from journal_tools.core.record.inputs import Record
 
 # The journal under test: pytest runs from its top folder (the Makefile's targets do).
 ROOT = Path.cwd().resolve()
@@ -105,10 +105,9 @@ def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Pa
 
 
 def seed_caches(dst: Path, *cache_roots: Path) -> None:
-    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/), and their
-    records' drawn figures (a row holds in the copy exactly when the files it read are the same)."""
-    for root in cache_roots:
-        Record(dst, path=root / NAME).copy_to(Record(dst), RECORD_KINDS)
+    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/), and the
+    checkout's record of drawn figures (a row holds in the copy exactly when the files it read are the same)."""
+    Record(ROOT).copy_to(Record(dst), RECORD_KINDS)
     for name in BUILD_CACHES:
         target = dst / ".cache" / name
         for folder in (root / name for root in cache_roots):
@@ -122,8 +121,9 @@ def seed_caches(dst: Path, *cache_roots: Path) -> None:
 
 def keep_caches(project: Path) -> None:
     """Add what a successful build of ``project`` wrote to its build caches to the store
-    (and drop the store's entries unused for STORE_DAYS); the figures it drew go to the store's record."""
-    Record(project).copy_to(Record(project, path=CACHE_STORE / NAME), RECORD_KINDS)
+    (and drop the store's entries unused for STORE_DAYS); the figures it drew go to the checkout's record
+    (labels are paths in the journal: a copy's rows hold only where its files are the checkout's)."""
+    Record(project).copy_to(Record(ROOT), RECORD_KINDS)
     stale_before = time.time() - STORE_DAYS * 86400
     for name in BUILD_CACHES:
         for old in (CACHE_STORE / name).glob("*") if (CACHE_STORE / name).is_dir() else ():

@@ -158,9 +158,9 @@ class Record:
     the file (a read-only checkout) only costs a run: nothing is reused, nothing kept.
     """
 
-    def __init__(self, root: Path, *, reuse: bool | None = None, path: Path | None = None):
+    def __init__(self, root: Path, *, reuse: bool | None = None):
         self.root = Path(root)
-        self.path = path or self.root / ".cache" / NAME  # (the tests' store of a journal's copies keeps its own)
+        self.path = self.root / ".cache" / NAME
         self.reuse = not fresh() if reuse is None else reuse
         self._db: sqlite3.Connection | None = None
         self._pid = 0
