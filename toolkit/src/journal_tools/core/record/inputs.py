@@ -217,9 +217,13 @@ class Record:
             rows = db.execute(f"SELECT * FROM passed WHERE kind IN ({marks})", kinds).fetchall()
         except sqlite3.Error:
             return
-        with other._writing() as target:
-            if target is not None and rows:
-                target.executemany("INSERT OR IGNORE INTO passed VALUES (?, ?, ?, ?, ?, ?)", rows)
+        other.merge(rows)
+
+    def merge(self, rows: list[tuple]) -> None:
+        """Add rows read from another record (:meth:`copy_to`); rows this one has are kept."""
+        with self._writing() as db:
+            if db is not None and rows:
+                db.executemany("INSERT OR IGNORE INTO passed VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     # -- the file ---------------------------------------------------------------------------------
 
@@ -253,8 +257,9 @@ class Record:
             return None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The default rollback journal, not WAL: nothing but the one file is left beside it, and
+            # the few writes of a session (one a check) wait their turn under the busy timeout.
             db = sqlite3.connect(self.path, timeout=60)
-            db.execute("PRAGMA journal_mode=WAL")  # readers never wait for the xdist worker that writes
             db.execute("CREATE TABLE IF NOT EXISTS passed (kind TEXT, subject TEXT, key TEXT, inputs TEXT, "
                        "result TEXT, at REAL, PRIMARY KEY (kind, subject, key, inputs))")
             if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
