@@ -65,9 +65,8 @@ def start_state(seeded: Sequence[str] = ("numpy", "torch")) -> str:
     if "torch" in seeded:
         body += [f"    torch.manual_seed({SEED})", '    torch.set_printoptions(profile="default")',
                  "    torch.set_default_dtype(torch.float32)"]
-    return ("def start_state():\n"
-            '    """The state the page tests start from: the same seeds, PyTorch\'s default print options."""\n'
-            + "\n".join(body) + "\n")
+    what = "the same seeds, PyTorch's default print options" if "torch" in seeded else "the same seed"
+    return f'def start_state():\n    """The state the page tests start from: {what}."""\n' + "\n".join(body) + "\n"
 
 
 _AFRESH = '''\
