@@ -3,16 +3,20 @@
 For every entry of the session build, drafts included (the test build builds them):
 its page links ``downloads/<entry>.py`` and ``<entry>.ipynb`` next to the badge; the
 files are what ``downloads.make`` gives for the entry's sources; and each, run as a
-reader runs it, prints every checked output of the page
-(journal_tools.testing.downloads.check_downloads). A failure names the download's file
+reader runs it (the .py alone in an empty folder, with only the packages its header
+names), prints every checked output of the page
+(journal_tools.testing.downloads.check_downloads); the notebook's Markdown reads as the
+page does (citations written out with a reference list, links to the built pages). A failure names the download's file
 and line and the page's; a wrong output the page's own test reports is that test's
 failure alone (this one skips naming it).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -44,3 +48,23 @@ def test_entry_links_its_downloads_next_to_the_badge(built, name):
 def test_downloads_print_what_the_page_shows(built, request, name):
     """The script and the notebook in one test (journal_tools.testing.downloads.check_downloads)."""
     check_downloads(built, request, name)
+
+
+@pytest.mark.parametrize("name", ENTRIES)
+def test_notebook_prose_reads_as_the_page(built, name):
+    """No raw ``[@key]`` citation, no link to a ``.md`` source; a reference list when the page cites;
+    every link into the site lands on a page the build made."""
+    nb = json.loads((built.site / "downloads" / f"{name[:-3]}.ipynb").read_text(encoding="utf-8"))
+    cells = {c["id"]: "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"}
+    text = "\n\n".join(cells.values())
+    assert "[@" not in text, f"{name}: a citation left as written in the notebook"
+    assert not re.search(r"\]\([^)\s]*\.md(?:#[^)]*)?\)", text), f"{name}: a link to a .md source in the notebook"
+    page = (built.project / "docs" / "blog" / "posts" / name).read_text(encoding="utf-8")
+    if "[@" in page:
+        assert "references" in cells and cells["references"].startswith("## References"), f"{name}: no reference list"
+    site_url = re.search(r"^site_url:\s*(\S+)", (built.project / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[1]
+    for url in re.findall(r"\]\((\S+?)\)", text):
+        if url.startswith(site_url):
+            path = urlsplit(url).path[len(urlsplit(site_url).path):]
+            served = built.site / path / "index.html" if not path or path.endswith("/") else built.site / path
+            assert served.is_file(), f"{name}: the notebook links {url}, which the build did not make"

@@ -130,7 +130,7 @@ def test_start_state_is_the_page_tests_own():
     import torch
 
     from journal_tools.core.code.run import reset_global_state
-    from journal_tools.mkdocs_plugin.downloads import _START_STATE
+    from journal_tools.mkdocs_plugin.downloads import start_state
 
     def state():
         return (random.getstate(), numpy.random.get_state()[1].tolist(), torch.get_rng_state().tolist(),
@@ -140,5 +140,5 @@ def test_start_state_is_the_page_tests_own():
     tests = state()
     random.seed(7), numpy.random.seed(7), torch.manual_seed(7), torch.set_printoptions(precision=2)
     namespace = {"random": random, "numpy": numpy, "torch": torch}
-    exec(_START_STATE + "\nstart_state()\n", namespace)
+    exec(start_state(("numpy", "torch")) + "\nstart_state()\n", namespace)
     assert state() == tests

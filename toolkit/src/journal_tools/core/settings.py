@@ -80,6 +80,8 @@ class Settings:
     bibliography: Path | None = None
     # The journal plugin's block_timeout: each block's time limit, unless its page sets one.
     block_timeout: limits.Limit = limits.Limit(limits.DEFAULT_TIMEOUT, f"{TIMEOUT_OPTION}, the journal plugin's default")
+    # mkdocs.yml's repo_url ("" when unset): where a download sends a reader for a file too big to carry.
+    repo_url: str = ""
 
     # -- construction -------------------------------------------------------
 
@@ -115,6 +117,7 @@ class Settings:
             notebook_include=() if notebooks is None else tuple(notebooks.get("include", JUPYTER_INCLUDE)),
             notebook_ignore=() if notebooks is None else tuple(notebooks.get("ignore", ())),
             bibliography=bibliography,
+            repo_url=config.get("repo_url") or "",
             **({} if timeout is None else {"block_timeout": limits.Limit(timeout, f"{TIMEOUT_OPTION} in {config_file.name}")}),
         )
 

@@ -4,12 +4,16 @@ Both come from the page as the page tests read it (``core.parse``: snippet
 includes expanded as the build expands them), so a reader gets the code that
 was checked, in page order:
 
+- a header naming the packages the code imports, pinned (``download_needs``): the
+  file runs in an empty folder with those installed and nothing else;
 - the start state of the page tests (``core.run.reset_global_state``:
-  ``random``, NumPy and PyTorch seeded with ``run.SEED``, PyTorch's default
-  print options and dtype), written out as ``start_state()``;
+  ``random`` seeded with ``run.SEED``, and NumPy and PyTorch when the code imports
+  them, PyTorch's default print options and dtype), written out as ``start_state()``;
+- the journal files the page's code read (``data_files``: the build passes them),
+  written beside the file when it runs (``download_data``);
 - the snippet modules the page imports (``from inputs import ...``), followed
-  through their own imports, written in, so the file needs nothing of the
-  journal but its pinned packages;
+  through their own imports, written in, their ``__file__`` beside the file as in
+  the journal (``snippets/inputs.py``);
 - every block; under the block that prints a checked output, that output as a
   comment (and the numbers of a checked matrix). A ``doctest: page`` page is one
   script in one namespace; otherwise every block (with its ``cont`` blocks)
@@ -18,8 +22,10 @@ was checked, in page order:
   skip (or expect to fail) are shown as comments, not run.
 
 The notebook holds the same code, one cell per fence, with the page's prose as
-Markdown cells. Both are made from the sources alone (no clock, no random ids),
-so every build writes the same bytes. No MkDocs here: the build (``plugin``)
+Markdown cells (``download_prose``: links as the site's absolute URLs, citations and a
+reference list as the page shows them), each checked matrix as its ``$$`` formula.
+Both are made from the sources alone (no clock, no random ids), so every build
+writes the same bytes. No MkDocs here: the build (``plugin``)
 and the tests (``tests/test_downloads.py``) both call :func:`make`.
 """
 
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,23 +45,29 @@ from journal_tools.core.code.outputs import matrix_numbers
 from journal_tools.core.code.parse import SHELL_LANGS, Page, Step, parse_page
 from journal_tools.core.code.run import SEED
 from journal_tools.core.settings import Settings
+from journal_tools.mkdocs_plugin import download_data, download_needs
+from journal_tools.mkdocs_plugin.download_data import ReadFile
+from journal_tools.mkdocs_plugin.download_prose import Prose, SiteLinks
 
-__all__ = ["FOLDER", "Download", "Placed", "add_files", "links_html", "make"]
+__all__ = ["FOLDER", "Download", "Placed", "ReadFile", "SiteLinks", "add_files", "links_html", "make", "start_state"]
 
 FOLDER = "downloads"  # under the site: downloads/<entry>.py, downloads/<entry>.ipynb
 
 _COMMENT_LINE = re.compile(r"^\s*<!--.*-->\s*$")  # markers, <!-- more -->, figures: nothing for a reader
 _ADMONITION = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?\s*$')
 
-_START_STATE = f'''\
-def start_state():
-    """The state the page tests start from: the same seeds, PyTorch's default print options."""
-    random.seed({SEED})
-    numpy.random.seed({SEED})
-    torch.manual_seed({SEED})
-    torch.set_printoptions(profile="default")
-    torch.set_default_dtype(torch.float32)
-'''
+def start_state(seeded: Sequence[str] = ("numpy", "torch")) -> str:
+    """``start_state()``'s code: ``random`` always, and of NumPy and PyTorch those in ``seeded``
+    (the modules the code imports: a download must not import what its reader need not install)."""
+    body = [f"    random.seed({SEED})"]
+    if "numpy" in seeded:
+        body.append(f"    numpy.random.seed({SEED})")
+    if "torch" in seeded:
+        body += [f"    torch.manual_seed({SEED})", '    torch.set_printoptions(profile="default")',
+                 "    torch.set_default_dtype(torch.float32)"]
+    what = "the same seeds, PyTorch's default print options" if "torch" in seeded else "the same seed"
+    return f'def start_state():\n    """The state the page tests start from: {what}."""\n' + "\n".join(body) + "\n"
+
 
 _AFRESH = '''\
 def start_afresh():
@@ -68,11 +81,17 @@ def start_afresh():
 _KEEP = set(globals())  # what the blocks find: the imports and functions above
 '''
 
+# Where the file lies (a notebook runs in its own folder): the journal's files and snippet
+# modules are placed beside it as in the journal, so ``Path(__file__).parent / "data"`` finds them.
+_HERE = '''\
+HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()
+'''
+
 _SNIPPET_HELPER = '''\
-def snippet_module(name, source):
-    """Make `import name` find ``source``: the journal's snippets/name.py, written in below."""
+def snippet_module(name, path, source):
+    """Make `import name` find ``source``: the journal's file ``path``, written in below."""
     module = types.ModuleType(name)
-    module.__file__ = f"snippets/{name}.py"
+    module.__file__ = str(HERE / path)
     sys.modules[name] = module
     exec(compile(source.removeprefix("\\n"), module.__file__, "exec"), module.__dict__)
 '''
@@ -95,47 +114,68 @@ class Download:
     script: str
     notebook: str
     placed: list[Placed]
+    # Each file the page's code reads that is too big to carry (download_data.LIMIT): the
+    # build warns at its line, so the strict `make build` fails.
+    too_big: list[download_data.TooBig] = field(default_factory=list)
 
 
-def make(path: Path, settings: Settings) -> Download:
-    """The downloads of the page at ``path``."""
+def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] = (),
+         links: SiteLinks | None = None) -> Download:
+    """The downloads of the page at ``path``.
+
+    ``data_files``: the journal files the page's code read, relative to the journal root
+    (a ReadFile also gives the page line of the block that read it): the downloads carry them.
+    The build passes what the page tests saw the code read; nothing here guesses them.
+    ``links``: where the build serves each file, for the notebook's links (None: as written)."""
     page = parse_page(path, settings)
     modules = _snippet_modules(page, settings)
     title = _title(page) or path.stem
     where = page.path
+    imported = download_needs.imported_modules([step.code for step in page.steps] + [src for _, _, src in modules])
+    found, missing = download_needs.needs(imported, {name for name, _, _ in modules}, settings.root / "requirements.txt")
+    first = page.steps[0].origin.line if page.steps else None
+    carried = download_data.carry(data_files, settings, where, first)
     header = [f"# {title}", "#", f"# The code of {where},",
               "# as its page tests run it: every block, in page order, with the snippets it",
-              "# includes. It needs only the journal's pinned packages (requirements.txt): the",
-              "# snippet modules the page imports are written in below. Under each block whose",
-              "# output the page checks, that output, as a comment. Run it: python <this file>"]
+              "# includes. It runs alone, in any folder: the snippet modules the page imports",
+              "# and the files its code reads are written in below (the files are written",
+              "# beside this one when it runs). Under each block whose output the page checks,",
+              "# that output, as a comment. Run it: python <this file>", "#",
+              *download_needs.header_line(found, missing)]
     if page.mode != "page":
         header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
-    setup, written_in = _setup_code(page, modules)
-    script = _Script(header + [""] + "".join([setup, *written_in]).split("\n"))
+    setup, written_in = _setup_code(page, modules, carried, imported)
+    script = _Script(header + [""] + "".join([setup, *(code for _, code in written_in)]).split("\n"))
     about = (f"*The code of {where}, as its page tests run it. First the state the tests start from"
-             + (", then the snippet modules the page imports, written in.*" if modules else ".*"))
+             + (", then the files its code reads and the snippet modules it imports, written in.*"
+                if written_in else ".*"))
     head = [_markdown_cell(about, "about"), _code_cell(setup, "setup"),
-            *(_code_cell(code.lstrip("\n"), f"snippet-{name}") for (name, _), code in zip(modules, written_in))]
+            *(_code_cell(code.lstrip("\n"), cell_id) for cell_id, code in written_in)]
     cells: list[dict] = []
     placed = []
     text_start = _body_start(page)
+    rel_src = Path(path).resolve().relative_to(settings.docs_dir).as_posix()
+    reader = Prose(settings, links, rel_src)
 
     def prose(start: int, stop: int) -> None:
         text = _prose(page, start, stop)
         if text:
-            cells.append(_markdown_cell(text, f"text-{page.where(start).line}"))
+            cells.append(_markdown_cell(reader.cell(text), f"text-{page.where(start).line}"))
 
     for step in page.steps:
         prose(text_start, step.parts[0].fence.start)
         placed.append(_place(page, step, script, cells, prose))
         text_start = _after(step, step.parts[-1].fence.end) + 1
     prose(text_start, len(page.expanded.lines))
+    references = reader.references()
+    if references is not None:
+        cells.append(_markdown_cell(references, "references"))
     nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(head, cells), "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"}}})
     # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
     # second per entry at build time; toolkit/tests/mkdocs_plugin/test_download_files.py validates the result.
-    return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed)
+    return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed, carried.too_big)
 
 
 def _code_cell(source: str, cell_id: str) -> dict:
@@ -150,37 +190,64 @@ def _markdown_cell(source: str, cell_id: str) -> dict:
 # -- in the build (the only MkDocs of this module: imported where used) -----------------
 
 
-def add_files(files, config, settings: Settings, digest=None, kept: dict | None = None) -> dict[Path, list]:
+def add_files(files, config, settings: Settings, digest=None, kept: dict | None = None,
+              files_read=None) -> dict[Path, list]:
     """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
-    A post the page tests cannot read gets none (its own test names the line). ``kept`` (make serve:
-    kept across rebuilds) holds each post's download under ``digest(post)``, the verified digest of
-    everything a download is made of (the page, its snippets, the pins): a save makes only its own."""
+    Called once the blog has given the posts their URLs (the notebook links to them). A post the page
+    tests cannot read gets none (its own test names the line). ``files_read(page_rel)`` gives the
+    journal files the page's code read (Paths or ReadFiles relative to the journal root; None: none):
+    the downloads carry them, and each one too big to carry is a warning at its page line (so the
+    strict ``make build`` fails). ``kept`` (make serve: kept across rebuilds) holds each post's
+    download under ``digest(post)``, the verified digest of everything a download is made of (the
+    page, its snippets, the pins), with the files read and the site's URLs: a save makes only its own."""
+    import logging
+
     from mkdocs.structure.files import File
 
     from journal_tools.core.mistake import Mistake
 
+    log = logging.getLogger("mkdocs.plugins.journal")
+    links = SiteLinks(settings.site_url, {f.src_uri: f.url for f in files})
+    urls_key = hash(tuple(sorted(links.urls.items())))
     made = {}
     for file in list(files.documentation_pages()):
         src = Path(file.abs_src_path) if file.abs_src_path else None
         if src is None or src.suffix != ".md" or not settings.is_post(src):
             continue
-        key = digest(src) if digest is not None and kept is not None else None
+        read = list(files_read(settings.rel(src))) if files_read is not None else []
+        key = ((digest(src), urls_key, tuple(_stamps(read, settings)))
+               if digest is not None and kept is not None else None)
         if key is not None and src in kept and kept[src][0] == key:
             download = kept[src][1]
         else:
             try:
-                download = make(src, settings)
+                download = make(src, settings, read, links)
             except Mistake:  # the page's own test reports it
                 download = None
             if key is not None:
                 kept[src] = (key, download)
         if download is None or not download.placed:
             continue
+        for mistake in download.too_big:
+            log.warning(str(mistake))
         made[src] = [File.generated(config, f"{FOLDER}/{download.name}{ext}", content=text)
                      for ext, text in ((".py", download.script), (".ipynb", download.notebook))]
         for generated in made[src]:
             files.append(generated)
     return made
+
+
+def _stamps(read, settings: Settings) -> list[tuple]:
+    """What a kept download depends on of the files read: each one's path, line, size and time."""
+    out = []
+    for f in read:
+        r = f if isinstance(f, ReadFile) else ReadFile(Path(f))
+        try:
+            st = (settings.root / r.path).stat()
+            out.append((r.path.as_posix(), r.line, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((r.path.as_posix(), r.line, None, None))
+    return out
 
 
 def drop_left_out(made: dict[Path, list], files) -> dict[Path, list]:
@@ -224,25 +291,42 @@ class _Script:
         return "\n".join(self.lines).rstrip("\n") + "\n"
 
 
-def _setup_code(page: Page, modules: list[tuple[str, str]]) -> tuple[str, list[str]]:
-    """The start state (and helpers), then one ``snippet_module(...)`` call per module."""
-    imports = "import random\n\nimport numpy\nimport torch\n"
+def _setup_code(page: Page, modules: list[tuple[str, str, str]], carried: download_data.Carried,
+                imported: set[str]) -> tuple[str, list[tuple[str, str]]]:
+    """The imports, the start state and helpers; then [(notebook cell id, code)]: one
+    ``journal_file(...)`` per file the code reads, one ``snippet_module(...)`` per module (the
+    files first: a module may read one as it is imported)."""
+    seeded = [name for name in ("numpy", "torch") if name in imported]
+    stdlib = ["random"]
+    if carried.code or modules:
+        stdlib.append("pathlib")
+    if any("base64.b64decode(" in code for code in carried.code):
+        stdlib.append("base64")
     if modules:
-        imports = "import random\nimport sys\nimport types\n\nimport numpy\nimport torch\n"
-    parts = [imports, _START_STATE]
+        stdlib += ["sys", "types"]
+    imports = "".join("from pathlib import Path\n" if name == "pathlib" else f"import {name}\n"
+                      for name in sorted(stdlib))
+    if seeded:
+        imports += "\n" + "".join(f"import {name}\n" for name in seeded)
+    parts = [imports, start_state(seeded)]
+    if carried.code or modules:
+        parts.append(_HERE)
+    parts += carried.helpers
     if modules:
         parts.append(_SNIPPET_HELPER)
     parts.append(_AFRESH if page.mode != "page" else "")
     code = "\n\n\n".join(p.rstrip("\n") for p in parts if p) + "\n"
     if page.mode == "page":
         code += "\n\nstart_state()\n"
-    return code, [f"\n# snippets/{name}.py\nsnippet_module({name!r}, {_quoted(source)})\n" for name, source in modules]
+    files = [(f"file-{n}", text) for n, text in enumerate(carried.code, 1)]
+    return code, files + [(f"snippet-{name}", f"\n# {rel}\nsnippet_module({name!r}, {rel!r}, {_quoted(source)})\n")
+                          for name, rel, source in modules]
 
 
 def _quoted(source: str) -> str:
     """``source`` as a Python string literal a reader can read: raw triple quotes when they fit."""
     for q in ("'''", '"""'):
-        if q not in source and not source.endswith("\\"):
+        if q not in source and not source.endswith(("\\", q[0])):
             return f"r{q}\n{source}{q}"
     return repr(source)
 
@@ -272,6 +356,9 @@ def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Place
         cell_id = f"block-{page.where(part.fence.start).line}"
         cells.append(_code_cell(code, cell_id))
         ids.append(cell_id)
+    if step.math is not None:  # the checked matrix, as the page shows it: Jupyter renders $$ TeX
+        tex = "\n".join(page.expanded.lines[i].strip() for i in step.math.lines)
+        cells.append(_markdown_cell(tex, f"math-{step.math.origin.line}"))
     return Placed(step, range(0) if reason else run_lines, ids)
 
 
@@ -305,12 +392,12 @@ def _checked_comment(page: Page, step: Step) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str]]:
-    """(name, source) of each snippet module the page's code imports, followed through their
+def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str, str]]:
+    """(name, path relative to the journal root, source) of each snippet module the page's code imports, followed through their
     imports (as ``imports.follow_imports`` does), each after the modules it imports."""
     code = "\n".join(step.code for step in page.steps)
     dirs = list(settings.snippet_dirs)
-    ordered: list[tuple[str, str]] = []
+    ordered: list[tuple[str, str, str]] = []
     done: set[str] = set()
 
     def visit(name: str) -> None:
@@ -321,7 +408,7 @@ def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str]]:
         source = path.read_text(encoding="utf-8")
         for dep in sorted(imported_names_in_text(source)):
             visit(dep)
-        ordered.append((name, source))
+        ordered.append((name, path.relative_to(settings.root).as_posix(), source))
 
     for name in sorted(imported_names_in_text(code)):
         visit(name)

@@ -166,6 +166,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
     # plugin sets its warm worker's drawing here under ``mkdocs serve``.
     draw_figures = None
+    # The journal files an entry's code read, for its downloads to carry: (page path relative to the
+    # journal root, "docs/blog/posts/x.md") -> [Path or downloads.ReadFile relative to the root]. Set by
+    # whoever knows them (the record of what the page tests observed the code open); None: no files,
+    # and a download whose code reads one fails where it reads it.
+    files_read = None
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
@@ -228,10 +233,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 checks.add(exc)
         _stop_if_any(checks)
-        # make serve keeps each post's download under a digest of what it is made of
-        self.downloads = (downloads.add_files(files, config, self.settings, self._download_key,
-                                              self.kept_downloads if self.serving else None)
-                          if self.config.downloads else {})
         if refs:
             record = self.record if self.config.figure_cache else None
             try:
@@ -246,10 +247,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             validate.check_page(path, self.settings, blog.post_errors)
         return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
 
-    @event_priority(-60)  # after the blog's (-50), which has marked the posts this build leaves out
+    @event_priority(-60)  # after the blog's on_files (-50) gave posts their URLs and on_nav marked those left out
     def on_nav(self, nav, *, config, files):
-        """A post the build leaves out (a draft, in ``make build``) publishes no downloads either."""
-        self.downloads = downloads.drop_left_out(self.downloads, files)
+        """Each entry's downloads (their notebooks link to the posts' URLs); a post the build leaves out
+        (a draft, in ``make build``) publishes none."""
+        # make serve keeps each post's download under a digest of what it is made of
+        made = (downloads.add_files(files, config, self.settings, self._download_key,
+                                    self.kept_downloads if self.serving else None, self.files_read)
+                if self.config.downloads else {})
+        self.downloads = downloads.drop_left_out(made, files)
         return nav
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render

@@ -2,12 +2,14 @@
 (journal_tools/mkdocs_plugin/downloads.py makes them; tests/test_downloads.py and
 toolkit/tests/mkdocs_plugin/test_download_files.py use this).
 
-- ``<entry>.py`` runs in a fresh interpreter, its top-level statements in order in
-  one ``__main__`` namespace, as ``python <entry>.py`` runs them; what each
-  page block's statements print is kept apart (RUNNER), so each checked output is
-  compared with the block it belongs to;
-- ``<entry>.ipynb`` runs with nbclient in a fresh kernel; each block's cells'
-  printed output is compared the same way.
+- ``<entry>.py`` is copied alone into an empty folder and runs there in a fresh
+  interpreter that sees only the distributions its ``# Needs:`` header names and
+  what they require (``testing/isolated_python.py``: ``python -I -S``), its top-level
+  statements in order in one ``__main__`` namespace, as ``python <entry>.py`` runs
+  them; what each page block's statements print is kept apart (RUNNER), so each
+  checked output is compared with the block it belongs to;
+- ``<entry>.ipynb`` runs with nbclient in a fresh kernel, in an empty folder; each
+  block's cells' printed output is compared the same way.
 
 The comparison is the page tests' own (``core.outputs.check_output`` and
 ``check_math``). A failure names the download's file and line (the checked-output
@@ -24,9 +26,11 @@ is shared between test processes, so this holds under pytest-xdist in any order.
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import re
+import shutil
 import subprocess
-import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,6 +39,7 @@ from pathlib import Path
 from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, update_hint
 from journal_tools.core.code.parse import Page, Step, parse_page
 from journal_tools.mkdocs_plugin.downloads import Download, Placed
+from journal_tools.testing import isolated_python
 
 RUNNER = r'''
 import ast, contextlib, io, json, sys, traceback
@@ -87,13 +92,31 @@ class Problem:
         return f"{self.where}: {self.message}"
 
 
+_NEEDS = re.compile(r"^# Needs: (?P<pins>.*?) \(pip install ", re.MULTILINE)
+
+
+def needed(script: str) -> list[str]:
+    """The distributions the script's ``# Needs:`` header names (none: Python alone)."""
+    m = _NEEDS.search(script)
+    return [] if m is None else [pin.split("==")[0].strip() for pin in m["pins"].split(",")]
+
+
 def script_problems(script: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
-    """Run the .py in a fresh process; one message per checked output it does not reproduce."""
+    """Copy the .py alone into an empty folder and run it there, in a fresh process that sees only
+    what its header names; one message per checked output it does not reproduce."""
     shown = f"{script.parent.name}/{script.name}"  # downloads/<entry>.py, as the site serves it
-    with tempfile.TemporaryDirectory(prefix="download-") as tmp:
-        ranges, out = Path(tmp, "ranges.json"), Path(tmp, "result.json")
+    with tempfile.TemporaryDirectory(prefix="download-") as tmp, \
+            tempfile.TemporaryDirectory(prefix="download-run-") as run_dir:
+        alone = Path(tmp, script.name)
+        shutil.copyfile(script, alone)
+        ranges, out = Path(run_dir, "ranges.json"), Path(run_dir, "result.json")
         ranges.write_text(json.dumps([[p.lines.start, p.lines.stop] for p in download.placed]), encoding="utf-8")
-        run = subprocess.run([sys.executable, "-c", RUNNER, str(script.resolve()), str(ranges), str(out)],
+        try:
+            sites = Path(run_dir, "site-packages")
+            isolated_python.only(needed(alone.read_text(encoding="utf-8")), sites)
+        except importlib.metadata.PackageNotFoundError as exc:
+            return [Problem(f"{shown}:1", None, f"the header names a distribution not installed here: {exc}")]
+        run = subprocess.run([*isolated_python.command(sites, RUNNER), str(alone), str(ranges), str(out)],
                              cwd=tmp, capture_output=True, text=True, timeout=timeout)
         if not out.is_file():
             return [Problem(f"{shown}:1", None, f"the script did not run to the end (exit {run.returncode}):\n{run.stderr[-3000:]}")]
@@ -180,14 +203,44 @@ def entries(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "docs" / "blog" / "posts").glob("*.md"))
 
 
-def made_for(built, name: str) -> tuple[Download, Page]:
-    """The downloads ``downloads.make`` gives for entry ``name`` of the session build, and its page."""
+def made_for(built, name: str, data_files=()) -> tuple[Download, Page]:
+    """The downloads ``downloads.make`` gives for entry ``name`` of the session build (with the files
+    its code read, as the build was given them), and its page."""
     from journal_tools.compat import mkdocs_config
     from journal_tools.mkdocs_plugin import downloads
 
     settings = mkdocs_config.load(built.project / "mkdocs.yml")
     src = built.project / "docs" / "blog" / "posts" / name
-    return downloads.make(src, settings), parse_page(src, settings)
+    return downloads.make(src, settings, data_files, site_links(built, settings)), parse_page(src, settings)
+
+
+_DOWNLOAD_HREF = re.compile(r'href="[^"]*downloads/(?P<stem>[^"/]+)\.py"')
+
+
+def site_links(built, settings):
+    """Where the session build serves each source of docs/, as the build's files said (``SiteLinks``):
+    a post where its built page (the one linking its downloads) is, any other page by MkDocs' own rule
+    (a notebook like a Markdown page), any other file at its own path."""
+    from mkdocs.structure.files import File
+
+    from journal_tools.mkdocs_plugin.downloads import SiteLinks
+
+    docs = settings.docs_dir
+    posts = {}
+    for page in built.site.rglob("index.html"):
+        for m in _DOWNLOAD_HREF.finditer(page.read_text(encoding="utf-8")):
+            posts[m["stem"]] = page.parent.relative_to(built.site).as_posix() + "/"  # the entry's own page alone
+    urls = {}
+    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
+        src = path.relative_to(docs).as_posix()
+        if path.suffix == ".md" and settings.is_post(path):
+            if path.stem in posts:
+                urls[src] = posts[path.stem]
+        elif path.suffix == ".md" or settings.is_notebook(path):
+            urls[src] = File(str(Path(src).with_suffix(".md").as_posix()), str(docs), str(built.site), True).url
+        else:
+            urls[src] = src
+    return SiteLinks(settings.site_url, urls)
 
 
 def _read_by_the_check(built, name: str) -> list[str]:

@@ -54,7 +54,8 @@ from pybtex.richtext import Text
 from journal_tools.core.mistake import Mistake
 
 __all__ = ["NAME", "NAMES", "listed_name", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "Cited", "append_reference_list", "list_items", "load", "makeExtension"]
+           "Cited", "append_reference_list", "cite_in_markdown", "list_items", "load", "makeExtension",
+           "reference_list_markdown"]
 
 # As listed in mkdocs.yml's markdown_extensions: the entry point's name, or the module's dotted path.
 NAME = "journal_citations"
@@ -339,6 +340,48 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
             raise bib.unknown(key)
     items = "".join(f'<li id="{html.escape(anchor)}">{reference}</li>' for anchor, reference in list_items(bib, keys))
     return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n<ul class="{LIST_CLASS}">{items}</ul>\n', keys
+
+
+# -- Markdown (a notebook's Markdown cells: Jupyter renders them, without this extension) ----
+
+_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+_MARKDOWN_CITATION = re.compile(r"(?P<escaped>\\)?" + CITATION)
+
+
+def cite_in_markdown(text: str, bib: Bibliography) -> tuple[str, list[str]]:
+    """``text`` with each ``[@key, locator]`` written as the page shows it, ``([Raschka, 2024](#ref-raschka2024),
+    ch. 3)``, linked to its item of :func:`reference_list_markdown`; and the keys, in citing order.
+    Code spans and ``\\[@...]`` stay as written, as the extension leaves them; an unknown key raises UnknownKey."""
+    keys: list[str] = []
+
+    def cite(m: re.Match[str]) -> str:
+        if m["escaped"]:
+            return m[0]
+        parts = []
+        for item in _ITEM.finditer(m["items"]):
+            key = bib.key(item["key"])
+            if key is None:
+                raise bib.unknown(item["key"])
+            keys.append(key)
+            locator = " ".join((item["locator"] or "").split())
+            parts.append(f"[{bib.labels[key]}](#{_anchor(key)})" + (f", {locator}" if locator else ""))
+        return "(" + "; ".join(parts) + ")"
+
+    out, at = [], 0
+    for span in _CODE_SPAN.finditer(text):
+        out.append(_MARKDOWN_CITATION.sub(cite, text[at:span.start()]))
+        out.append(span[0])
+        at = span.end()
+    out.append(_MARKDOWN_CITATION.sub(cite, text[at:]))
+    return "".join(out), list(dict.fromkeys(keys))
+
+
+def reference_list_markdown(bib: Bibliography, keys, heading: str = "References") -> str:
+    """The page's reference list as Markdown: the heading, one item per key (pybtex's HTML, which
+    Jupyter renders), each with the anchor the citations link to, sorted as the page sorts them."""
+    items = [f'- <a id="{html.escape(anchor)}"></a>{" ".join(reference.split())}'
+             for anchor, reference in list_items(bib, keys)]
+    return f"## {heading}\n\n" + "\n".join(items)
 
 
 # -- the extension --------------------------------------------------------------------
