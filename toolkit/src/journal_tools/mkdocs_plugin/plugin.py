@@ -48,11 +48,12 @@ from mkdocs.structure.toc import TableOfContents
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
 from journal_tools.core.code import figures
+from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import limits
-from journal_tools.core.record import validate, verified
+from journal_tools.core.record import code_reads, validate, verified
 from journal_tools.core.record.inputs import Inputs, Record
 from journal_tools.core.record.mistakes import Mistakes
 from journal_tools.core.settings import Settings
@@ -171,6 +172,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # whoever knows them (the record of what the page tests observed the code open); None: no files,
     # and a download whose code reads one fails where it reads it.
     files_read = None
+    _sandbox = None  # make build: the worker that runs an entry's code when no record says what it reads
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
@@ -253,7 +255,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         (a draft, in ``make build``) publishes none."""
         # make serve keeps each post's download under a digest of what it is made of
         made = (downloads.add_files(files, config, self.settings, self._download_key,
-                                    self.kept_downloads if self.serving else None, self.files_read)
+                                    self.kept_downloads if self.serving else None, self.files_read or self._files_read)
                 if self.config.downloads else {})
         self.downloads = downloads.drop_left_out(made, files)
         return nav
@@ -346,6 +348,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
+    def _files_read(self, rel: str) -> list[Path]:
+        """The data files an entry's code reads (``core/record/code_reads.py``): from the record; else
+        observed in a run of its code now (``make build``), or the newest observation (``make serve``)."""
+        run = None
+        if not self.serving:
+            if self._sandbox is None:
+                self._sandbox = Sandbox()
+            run = code_reads.observed_run(self._sandbox, self.settings)
+        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, run=run)
+
     def _download_key(self, src: Path) -> str:
         """What a post's download is made of, once per page per build: the files the page tests read of
         the page (the page, its includes) and every file under the snippet folders (the modules the
@@ -378,6 +390,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
+        if self._sandbox is not None:  # the worker that ran entries' code to see what it reads
+            self._sandbox.close()
+            self._sandbox = None
         if self.config.slim_pages:  # in make serve too: it serves what make build publishes
             slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
         self._list_uncited()

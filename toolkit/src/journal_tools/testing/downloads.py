@@ -203,14 +203,19 @@ def entries(root: Path) -> list[str]:
     return sorted(p.name for p in (root / "docs" / "blog" / "posts").glob("*.md"))
 
 
-def made_for(built, name: str, data_files=()) -> tuple[Download, Page]:
+def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
     """The downloads ``downloads.make`` gives for entry ``name`` of the session build (with the files
-    its code read, as the build was given them), and its page."""
+    its code read, as the build was given them: by default what the build's record says,
+    ``core/record/code_reads.py``), and its page."""
     from journal_tools.compat import mkdocs_config
+    from journal_tools.core.record import code_reads
+    from journal_tools.core.record.inputs import Record
     from journal_tools.mkdocs_plugin import downloads
 
     settings = mkdocs_config.load(built.project / "mkdocs.yml")
     src = built.project / "docs" / "blog" / "posts" / name
+    if data_files is None:
+        data_files = code_reads.files_read(Record(built.project), src, settings)
     return downloads.make(src, settings, data_files, site_links(built, settings)), parse_page(src, settings)
 
 
@@ -244,13 +249,15 @@ def site_links(built, settings):
 
 
 def _read_by_the_check(built, name: str) -> list[str]:
-    """What the comparison reads besides the downloads, relative to the build's folder: the
-    sources the downloads and the page's steps are made from (the entry, every snippet, the
-    settings, the pins). The toolkit's code that makes and compares them is in the key."""
-    folder = built.site.parent
-    return [f"project/docs/blog/posts/{name}", "project/mkdocs.yml", "project/requirements.txt",
-            *sorted(p.relative_to(folder).as_posix() for p in (built.project / "snippets").rglob("*")
-                    if p.is_file() and "__pycache__" not in p.parts)]
+    """What the comparison reads besides the downloads (which hold the snippet modules and data files
+    they need), relative to the build's folder: what the page tests read of the page (the entry, its
+    includes, mkdocs.yml, the BibTeX file), from which the page's steps are made. The toolkit's code
+    that makes and compares them is in the key."""
+    from journal_tools.compat import mkdocs_config
+    from journal_tools.core.record.verified import read_by_tests
+
+    settings = mkdocs_config.load(built.project / "mkdocs.yml")
+    return [f"project/{label}" for label in read_by_tests(built.project / "docs" / "blog" / "posts" / name, settings)]
 
 
 def check_downloads(built, request, name: str) -> None:

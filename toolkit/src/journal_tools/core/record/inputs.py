@@ -174,9 +174,14 @@ class Record:
 
     def holding(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> dict | None:
         """Like :meth:`find`, whatever ``reuse`` says (the badge of what the last runs proved)."""
+        held = self.held(kind, subject, key, roots)
+        return held[1] if held is not None else None
+
+    def held(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> tuple[Inputs, dict] | None:
+        """(inputs, result) of the newest record of the check that holds now, whatever ``reuse`` says."""
         for inputs, result in self._rows(kind, subject, key):
             if inputs.holds(self.root, roots):
-                return result
+                return inputs, result
         return None
 
     def latest(self, kind: str, subject: str, key: str) -> tuple[Inputs, dict] | None:

@@ -1,0 +1,74 @@
+"""The journal files an entry's code reads, for its downloads to carry (``mkdocs_plugin/downloads.py``).
+
+An entry's ``.py`` and ``.ipynb`` must run alone, so they carry the data files the
+page's code reads (``Path(__file__).parent / "data" / "sample.txt"`` in a snippet
+module). Which files those are is known only from a run: the record
+(``core.record.inputs``) has what the page's code was seen to read in its passed
+tests. When none of those records holds now (a fresh clone's first build, an edit
+since), the build runs the page's code once in a worker, watching it
+(``core.code.observe``), whatever its outcome (the page tests report that), and
+records what it read as a check of its own (kind ``code reads``), reused while it
+holds. ``make serve`` never waits for code: it takes the newest observation, held or not.
+
+Carried: what the code read, less what the download holds already (the page, its
+includes, the snippet modules it writes in), what the page tests read themselves
+(mkdocs.yml, the BibTeX file) and files looked for but missing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from journal_tools.core.record.inputs import MISSING, Inputs, Record, environment
+from journal_tools.core.record.verified import PAGE, read_by_tests
+from journal_tools.core.settings import Settings
+
+__all__ = ["KIND", "files_read"]
+
+KIND = "code reads"
+
+
+def files_read(record: Record, path: Path, settings: Settings, *, run=None) -> list[Path]:
+    """The data files page ``path``'s code reads, relative to the root. ``run(path) -> dict``:
+    how to observe a run of the page's code (``{"files": ..., "folders": ...}``) when no record
+    holds; None (``make serve``): the newest observation instead, held or not."""
+    rel, key = settings.rel(path), environment()
+    held = record.held(PAGE, rel, key) or record.held(KIND, rel, key)
+    if held is None and run is not None:
+        read = Inputs.observe(read_by_tests(path, settings), root=settings.root)
+        seen = run(path)
+        held = (read | Inputs(seen.get("files", {}), seen.get("folders", {}))), {}
+        record.passed(KIND, rel, key, held[0])
+    held = held or record.latest(PAGE, rel, key) or record.latest(KIND, rel, key)
+    if held is None:
+        return []
+    own = set(read_by_tests(path, settings))
+    modules = {settings.rel(p) for d in settings.snippet_dirs for p in d.rglob("*.py")}
+    return [Path(label) for label, digest in sorted(held[0].files.items())
+            if digest != MISSING and label not in own and label not in modules]
+
+
+def observed_run(sandbox, settings: Settings):
+    """``run`` for :func:`files_read`: every chain of the page in ``sandbox``'s worker, watched, whatever
+    its outcome; what the code read (``{"files": ..., "folders": ...}``)."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.code.run import BlockError, ChainResult
+    from journal_tools.core.mistake import Mistake
+
+    def run(path: Path) -> dict:
+        seen: dict = {"files": {}, "folders": {}}
+        try:
+            page = parse_page(path, settings)
+        except Mistake:  # the page tests name it; nothing ran, nothing read
+            return seen
+        for steps in [page.steps] if page.mode == "page" else [[s] for s in page.steps]:
+            result = ChainResult()
+            try:
+                sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, root=settings.root)
+            except BlockError:
+                pass  # what it read up to there counts; the page tests report the failure
+            for kind in seen:
+                seen[kind].update(result.observed.get(kind, {}))
+        return seen
+
+    return run
