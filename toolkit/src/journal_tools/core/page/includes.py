@@ -141,8 +141,9 @@ def _hint(pre, chunk: list[str], settings: Settings) -> str:
             text = Path(found).read_text(encoding="utf-8")
             sections = list(dict.fromkeys(_SECTION_START.findall(text)))
             if section not in sections:
-                return (f" ({_rel(Path(found), settings.root)} has the sections: "
-                        f"{', '.join(sections) if sections else 'none'})")
+                close = difflib.get_close_matches(section, sections, n=1)
+                listed = f"{_rel(Path(found), settings.root)} has the sections: {', '.join(sections) if sections else 'none'}"
+                return f" (did you mean '{close[0]}'? {listed})" if close else f" ({listed})"
     return ""
 
 
