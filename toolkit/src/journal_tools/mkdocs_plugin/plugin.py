@@ -51,7 +51,7 @@ from journal_tools.core.code import figures
 from journal_tools.core.markup import citations
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.page import limits
+from journal_tools.core.page import includes, limits
 from journal_tools.core.record import validate, verified
 from journal_tools.core.record.mistakes import Mistakes
 from journal_tools.core.settings import Settings
@@ -165,6 +165,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
     # plugin sets its warm worker's drawing here under ``mkdocs serve``.
     draw_figures = None
+    # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
+    # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
+    # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
+    page_mistake = None
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
@@ -213,6 +217,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.cited = citations.Cited()
         self.render_mistakes = Mistakes()
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
+        self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -222,10 +227,17 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
                 continue
+            path = Path(file.abs_src_path)
             try:
-                refs += self._checked_page(Path(file.abs_src_path))
+                refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
-                checks.add(exc)
+                if self.page_mistake is None or not exc.readable:
+                    checks.add(exc)
+                    continue
+                self.page_mistake(path, exc)  # make serve: the page renders without its failing includes
+                self.broken_includes.add(path)
+                if self.config.figures:
+                    refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         _stop_if_any(checks)
         # make serve keeps each post's download under its digest (the badge's, computed once a build)
         self.downloads = (downloads.add_files(files, config, self.settings, self._page_digest,
@@ -271,8 +283,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return page
 
     def _render_failed(self, page, mistake: Mistake) -> None:
-        """A page whose render failed: noted, given empty content; the build stops in on_env."""
-        self.render_mistakes.add(mistake)
+        """A page whose render failed: noted, given empty content; the build stops in on_env
+        (make serve: the page is served, its panel says why it is empty)."""
+        if self.page_mistake is not None and page.file.abs_src_path:
+            self.page_mistake(Path(page.file.abs_src_path), mistake)
+        else:
+            self.render_mistakes.add(mistake)
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):
@@ -295,7 +311,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for."""
+        """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
+        if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
+            markdown = includes.without_failing_includes(markdown, self.settings)
         if not self.figure_svgs:
             return markdown
         try:

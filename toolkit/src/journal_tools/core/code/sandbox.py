@@ -134,7 +134,7 @@ class Sandbox:
         try:
             done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
-                                             rehearsable=update is None)
+                                             rehearsable=True)  # updates are returned: the worker writes no page
         except Stopped as stop:
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)
