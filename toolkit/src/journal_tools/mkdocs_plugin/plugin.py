@@ -75,6 +75,7 @@ __all__ = ["JournalConfig", "JournalPlugin"]
 
 log = logging.getLogger("mkdocs.plugins.journal")
 THEME_DIR = Path(__file__).with_name("theme")
+MISTAKES_DIR = "journal-mistakes"  # make serve: where a post whose front matter the blog refuses is served
 
 
 class Seconds(BaseConfigOption[float]):
@@ -231,11 +232,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             try:
                 refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
-                if self.page_mistake is None or not exc.readable:
+                if self.page_mistake is None or not (exc.readable or exc.front_matter):
                     checks.add(exc)
                     continue
-                self.page_mistake(path, exc)  # make serve: the page renders without its failing includes
-                self.broken_includes.add(path)
+                self._serve_broken(file, files, config, exc)  # make serve: the page breaks only itself
                 if self.config.figures:
                     refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         _stop_if_any(checks)
@@ -250,6 +250,26 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         return files
+
+    def _serve_broken(self, file, files, config, mistake: validate.InputError) -> None:
+        """make serve: a page with a mistake of its own is served under its panel, the build going on.
+
+        A broken include is left out of its page. A post whose front matter the blog refuses is
+        left out of the blog (its lists, feeds, archive) and served as a page at ``MISTAKES_DIR``:
+        its own address comes from the front matter."""
+        path = Path(file.abs_src_path)
+        if mistake.readable:
+            self.broken_includes.add(path)
+        else:
+            from mkdocs.structure.files import File, InclusionLevel
+
+            files.remove(file)
+            stand_in = File.generated(config, f"{MISTAKES_DIR}/{file.src_uri}", abs_src_path=file.abs_src_path,
+                                      inclusion=InclusionLevel.NOT_IN_NAV)  # MkDocs says nothing of it
+            files.append(stand_in)
+            mistake = validate.InputError(mistake.path, mistake.line, f"{mistake.problem} (make serve shows the post "
+                                          f"at {stand_in.url} until then: its address comes from its front matter)")
+        self.page_mistake(path, mistake)
 
     def _checked_page(self, path: Path) -> list:
         """Check one page's sources and find its figures."""
@@ -287,6 +307,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         (make serve: the page is served, its panel says why it is empty)."""
         if self.page_mistake is not None and page.file.abs_src_path:
             self.page_mistake(Path(page.file.abs_src_path), mistake)
+            # The blog renders a post's whole Markdown again for its excerpt, on every page listing it.
+            page.markdown = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
         else:
             self.render_mistakes.add(mistake)
         page.content, page.toc = "", TableOfContents([])
@@ -423,6 +445,18 @@ def _stop_if_any(mistakes: Mistakes) -> None:
         mistakes.stop_if_any()
     except validate.InputError as exc:
         raise PluginError(str(exc)) from None
+
+
+def _renderable_excerpt(markdown: str, mistake: Mistake, source: str | None, settings: Settings) -> str:
+    """make serve, a post whose render failed: what of its Markdown the blog can still render as its
+    excerpt. Its excerpt as written when the mistake is after the excerpt separator (the pages listing
+    it are then what make build makes of them), else nothing (its title alone)."""
+    separator = settings.blog.excerpt_separator if settings.blog is not None else None
+    line = mistake.included_at[1] if mistake.included_at else mistake.line
+    if not separator or separator not in markdown or source is None or line is None:
+        return ""
+    at = next((n for n, text in enumerate(source.split("\n"), 1) if separator in text), None)
+    return markdown.split(separator, 1)[0] + separator if at is not None and line > at else ""
 
 
 def _source(page) -> str | None:

@@ -14,7 +14,8 @@ import json
 import re
 import time
 
-__all__ = ["PANEL_STYLE", "anchor_blocks", "build_problem", "panel_html", "ran_of", "status_html", "with_panel"]
+__all__ = ["PANEL_STYLE", "anchor_blocks", "build_problem", "panel_html", "ran_of", "status_html", "with_build_problems",
+           "with_panel"]
 
 PANEL_STYLE = (
     "<style>.journal-run{font-size:.7rem;margin:0 0 1em;padding:.3em .6em;border-radius:.2rem}"
@@ -59,6 +60,13 @@ def status_html(outcome: dict, poll: str | None = None) -> str:
     if code or not built:
         heads.append(f'<p>✗ {code} failing block{"s" if code > 1 else ""} ({ran_of(outcome)} ran · {when})</p>')
     return f'<div class="journal-run journal-run--failed" role="alert">{"".join(heads)}{"".join(items)}</div>'
+
+
+def with_build_problems(problems: list[dict], failures: list[dict]) -> list[dict]:
+    """A page's build mistakes, then its code's failures that are not one of them (reading the page
+    as tests meets the same include or front matter: said once)."""
+    return problems + [f for f in failures if not any(
+        p["where"] == f["where"] and p["message"].startswith(f["message"]) for p in problems)]
 
 
 def build_problem(mistake) -> dict:

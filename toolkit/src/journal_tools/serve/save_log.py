@@ -21,6 +21,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from journal_tools.core.settings import Settings
+from journal_tools.serve import panels
 
 __all__ = ["SaveLog", "summary"]
 
@@ -97,9 +98,8 @@ class SaveLog:
         changed = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
         what = f"{len(names):,} pages" if head.startswith(FIRST) else f"changed: {changed}"
         fixed = self._fixed(outcomes, problems)
-        seen = {(f["where"], f["message"]) for found in problems.values() for f in found}
-        failures = [f for found in problems.values() for f in found] + [
-            f for o in outcomes.values() for f in o["failures"] if (f["where"], f["message"]) not in seen]
+        failures = panels.with_build_problems([f for found in problems.values() for f in found],
+                                              [f for o in outcomes.values() for f in o["failures"]])
         to_fill = [f for o in outcomes.values() for f in o.get("to_fill", [])]
         line = " · ".join(p for p in (head, fixed, what, f"code: {summary(list(outcomes.values()))}") if p)
         (log.warning if failures else log.info)(line)

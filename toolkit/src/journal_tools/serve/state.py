@@ -22,6 +22,7 @@ from pathlib import Path
 
 from journal_tools.core.record import verified
 from journal_tools.core.settings import Settings
+from journal_tools.serve import panels
 from journal_tools.serve.background_figures import BackgroundFigures
 from journal_tools.serve.background_notebooks import BackgroundNotebooks
 from journal_tools.serve.code_runner import CodeRunner
@@ -87,9 +88,7 @@ class ServeState:
                       "at": self.started.get(page)}
         if not problems:
             return result
-        # An include the build met is one the code's reading meets too: said once.
-        seen = {(p["where"], p["message"]) for p in problems}
-        return result | {"failures": problems + [f for f in result["failures"] if (f["where"], f["message"]) not in seen]}
+        return result | {"failures": panels.with_build_problems(problems, result["failures"])}
 
     def wait_for(self, page: Path, timeout: float) -> dict | None:
         """``outcome(page)`` once its newest run is done, or as it stands after ``timeout`` seconds."""

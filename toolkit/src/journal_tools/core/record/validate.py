@@ -51,6 +51,7 @@ class InputError(Mistake):
     refuses cannot be read past."""
 
     readable = False
+    front_matter = False  # a post's front matter: the blog cannot read the post (it has no date, say)
 
 
 # The blog engine's own check of a post's metadata: [(key, error), ...] for (front matter, path).
@@ -126,4 +127,5 @@ def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | Non
     except Mistake as exc:  # the page's front matter, its text, an include
         error = InputError.like(exc)
         error.readable = isinstance(exc, IncludeError)
+        error.front_matter = isinstance(exc, FrontMatterError)
         raise error from None
