@@ -125,3 +125,12 @@ def test_a_rebuild_after_a_problem_says_what_it_fixed(caplog):
         "rebuild 2 done in 1.00 s · fixed: docs/a.md:38 snippet include",
         "rebuild 3 done in 1.00 s · fixed: docs/b.md:12 NameError · changed: docs/b.md · code: 2 blocks ran in 0.1 s, all passed",
         "rebuild 5 done in 1.00 s · fixed: mkdocs.yml:7 the nav names a…"], lines
+
+
+def test_a_page_that_cannot_be_read_as_tests_is_not_run_not_counted_as_a_block(caplog):
+    log = SaveLog(SETTINGS)
+    include = {"where": "docs/a.md:38", "line": None, "message": "snippet include failed: ...", "report": "..."}
+    log.scheduled({Path("a.md"): _done({"ran": 0, "blocks": 0, "seconds": 0.0, "failures": [include], "to_fill": []})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 1", 1.0)
+    assert _lines(caplog)[0][1].endswith("code: not run: the page cannot be read as tests (below)"), _lines(caplog)

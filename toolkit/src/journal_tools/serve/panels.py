@@ -50,8 +50,9 @@ def status_html(outcome: dict, poll: str | None = None) -> str:
     items = []
     for f in failures:
         link = f' <a href="#block-{f["line"]}">go to the block</a>' if f.get("line") else ""
-        items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>'
-                     f'<pre><code>{html.escape(f["report"])}</code></pre>')
+        said = f'{f["where"]}: {f["message"]}'  # a one-line mistake's report says nothing more
+        report = f'<pre><code>{html.escape(f["report"])}</code></pre>' if f["report"].strip() not in ("", said) else ""
+        items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>{report}')
     built = sum(1 for f in failures if f.get("build"))
     code = len(failures) - built
     heads = [f'<p>✗ {built} mistake{"s" if built > 1 else ""} in this page\'s sources: <code>make build</code> stops '

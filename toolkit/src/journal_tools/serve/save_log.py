@@ -151,6 +151,9 @@ def summary(outcomes: list[dict]) -> str:
     fill = sum(len(o.get("to_fill", [])) for o in outcomes)
     if not ran and not failed:
         return "no code blocks"
+    if not ran and all(o["failures"] and not o.get("blocks") for o in outcomes):  # failed while read as tests
+        return "not run: the page cannot be read as tests (below)" if len(outcomes) == 1 else \
+            f"not run: {len(outcomes)} pages cannot be read as tests (below)"
     counted = f"{ran:,} of {blocks:,} blocks" if ran < blocks else f"{ran:,} block{'' if ran == 1 else 's'}"
     parts = [f"{counted} ran in {seconds:.1f} s"]
     parts.append(f"{failed} failed" if failed else "all passed" if not fill else "")
