@@ -333,13 +333,15 @@ def test_a_broken_include_breaks_only_its_page(tmp_path):
         assert "bad TeX in formula" in html
         assert _normalised(_served(served.base)) == (site / "index.html").read_bytes()
         # An impossible date: the blog cannot place the post, so it is left out of the blog's pages and
-        # served under its panel at an address of make serve's own, which the terminal line names.
+        # served under its panel at the address it had, which the terminal line names.
         before = served.ended()
         _edit(project / POSTS / "2025-02-13-extra-3.md", "date: 2025-02-13", "date: 2025-02-30")
         served.settle(before)
         text = log.read_text(encoding="utf-8")
         where = re.findall(r"docs/blog/posts/2025-02-13-extra-3\.md:2: .*is not a real date.* at (\S+) until then", text)
         assert where, text[-2000:]
+        third = next(p for p in site.glob("blog/2025/02/13/*/index.html")).relative_to(site).parent.as_posix() + "/"
+        assert where[-1] == third, (where, third)
         html = _served(served.base + where[-1]).decode()
         assert 'class="journal-run journal-run--failed"' in html and "docs/blog/posts/2025-02-13-extra-3.md:2" in html
         assert "The rest of entry 3." in html and b"Extra entry 3" not in _served(served.base + "blog/archive/2025/02/")

@@ -75,7 +75,6 @@ __all__ = ["JournalConfig", "JournalPlugin"]
 
 log = logging.getLogger("mkdocs.plugins.journal")
 THEME_DIR = Path(__file__).with_name("theme")
-MISTAKES_DIR = "journal-mistakes"  # make serve: where a post whose front matter the blog refuses is served
 
 
 class Seconds(BaseConfigOption[float]):
@@ -175,6 +174,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
         self.serving = command == "serve"
         self.kept_downloads = {}
+        self.post_addresses: dict[str, tuple] = {}  # make serve: each post's last address (dest_uri, path, url)
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -235,7 +235,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 if self.page_mistake is None or not (exc.readable or exc.front_matter):
                     checks.add(exc)
                     continue
-                self._serve_broken(file, files, config, exc)  # make serve: the page breaks only itself
+                self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 if self.config.figures:
                     refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         _stop_if_any(checks)
@@ -251,24 +251,25 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 raise PluginError(str(exc)) from None
         return files
 
-    def _serve_broken(self, file, files, config, mistake: validate.InputError) -> None:
+    def _serve_broken(self, file, mistake: validate.InputError) -> None:
         """make serve: a page with a mistake of its own is served under its panel, the build going on.
 
         A broken include is left out of its page. A post whose front matter the blog refuses is
-        left out of the blog (its lists, feeds, archive) and served as a page at ``MISTAKES_DIR``:
-        its own address comes from the front matter."""
+        left out of the blog (its lists, feeds, archive) and served as a plain page, at the address
+        the blog last gave it (the author's tab stays on it), else its source's; its line names it.
+        MkDocs' draft level does that: served by ``mkdocs serve`` only, and not among the pages the
+        blog reads (``Files.documentation_pages``). Links to it still resolve."""
+        from mkdocs.structure.files import InclusionLevel
+
         path = Path(file.abs_src_path)
         if mistake.readable:
             self.broken_includes.add(path)
         else:
-            from mkdocs.structure.files import File, InclusionLevel
-
-            files.remove(file)
-            stand_in = File.generated(config, f"{MISTAKES_DIR}/{file.src_uri}", abs_src_path=file.abs_src_path,
-                                      inclusion=InclusionLevel.NOT_IN_NAV)  # MkDocs says nothing of it
-            files.append(stand_in)
+            file.inclusion = InclusionLevel.DRAFT
+            if file.src_uri in self.post_addresses:  # as the blog sets a post's address (its _resolve_post)
+                file.dest_uri, file.abs_dest_path, file.url = self.post_addresses[file.src_uri]
             mistake = validate.InputError(mistake.path, mistake.line, f"{mistake.problem} (make serve shows the post "
-                                          f"at {stand_in.url} until then: its address comes from its front matter)")
+                                          f"at {file.url} until then: its address comes from its front matter)")
         self.page_mistake(path, mistake)
 
     def _checked_page(self, path: Path) -> list:
@@ -279,8 +280,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(-60)  # after the blog's (-50), which has marked the posts this build leaves out
     def on_nav(self, nav, *, config, files):
-        """A post the build leaves out (a draft, in ``make build``) publishes no downloads either."""
+        """A post the build leaves out (a draft, in ``make build``) publishes no downloads either;
+        make serve notes each post's address (a post whose front matter breaks keeps it)."""
         self.downloads = downloads.drop_left_out(self.downloads, files)
+        if self.page_mistake is not None:
+            from mkdocs.structure.files import InclusionLevel
+
+            self.post_addresses.update({  # every post the blog placed (not a broken one: the draft level)
+                f.src_uri: (f.dest_uri, f.abs_dest_path, f.url) for f in files.documentation_pages(inclusion=lambda i: True)
+                if f.inclusion != InclusionLevel.DRAFT and f.abs_src_path and self.settings.is_post(Path(f.abs_src_path))})
         return nav
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
@@ -308,7 +316,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self.page_mistake is not None and page.file.abs_src_path:
             self.page_mistake(Path(page.file.abs_src_path), mistake)
             # The blog renders a post's whole Markdown again for its excerpt, on every page listing it.
-            page.markdown = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
+            excerpt = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
+            page.markdown = excerpt  # a documented attribute: what the blog's excerpt renders
         else:
             self.render_mistakes.add(mistake)
         page.content, page.toc = "", TableOfContents([])
