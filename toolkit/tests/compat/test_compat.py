@@ -741,6 +741,17 @@ def test_quiet_rebuilds_leaves_out_the_lines_mkdocs_logs_for_each_rebuild(live_s
            "mkdocs-jupyter no longer logs 'Cache hit: <path>' on its logger (compat/mkdocs_log.py)")
     expect(after == ["a warning still shows"], "mkdocs",
            f"quiet_rebuilds() no longer leaves out MkDocs' lines for each rebuild: {after}")
+    # A post served as a draft page for its front matter (mkdocs_plugin/plugin.py): MkDocs' and the RSS plugin's notes on it.
+    import mkdocs.commands.build
+    import mkdocs_rss_plugin.util
+
+    expect("The following pages are being built only for the preview" in inspect.getsource(mkdocs.commands.build), "mkdocs",
+           "MkDocs no longer words its note on preview-only pages as compat/mkdocs_log.py matches it")
+    rss = inspect.getsource(mkdocs_rss_plugin.util)
+    expect(mkdocs_rss_plugin.util.logger.logger.name == "mkdocs.plugins.[RSS-plugin]"
+           and "Creation date of {in_page.file.abs_src_path} has not " in rss
+           and "Dates could not be retrieved for page: {in_page.file.abs_src_path}." in rss, "mkdocs-rss-plugin",
+           "mkdocs-rss-plugin no longer logs its notes on a page without a date as compat/mkdocs_log.py matches them")
 
 
 # -- MkDocs' front-matter rule, which the core mirrors (core/page/frontmatter.py) -------------------

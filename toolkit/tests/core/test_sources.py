@@ -108,6 +108,7 @@ def test_include_expander_names_page_and_line(journal):
 
 @pytest.mark.parametrize("include, hint", [
     ('--8<-- "demo.py:three"', r"\(snippets/demo\.py has the sections: two\)$"),
+    ('--8<-- "demo.py:tow"', r"\(did you mean 'two'\? snippets/demo\.py has the sections: two\)$"),
     ('--8<-- "dmeo.py"', r"\(did you mean 'demo\.py'\?\)$"),
     ('--8<-- "zzz.txt"', r"\(files in snippets/: demo\.py\)$"),
     ('--8<-- "../mkdocs.yml"', r"\(includes name files under snippets/; '\.\./mkdocs\.yml' is outside\)$"),

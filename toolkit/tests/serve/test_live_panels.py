@@ -117,3 +117,28 @@ def test_an_empty_output_fence_is_to_fill_not_a_failure(tmp_path):
     assert [(f["line"], f["message"]) for f in outcome["failures"]] == [(11, "NameError: name 'undefined_name' is not defined")]
     assert outcome["ran"] == 1  # the one to fill ran; a failed block is counted as failed, not as ran
 
+
+
+def test_a_doctest_page_chain_runs_on_past_each_output_to_fill(tmp_path):
+    """An empty fence is "to fill", not the end of a ``doctest: page`` chain: the blocks after it run
+    (one namespace), each fence to fill is named, and the outcome counts every block of the page."""
+    root = fixture_project(tmp_path / "project")
+    page = root / "docs" / "chain.md"
+    fill = "\n<!--pytest-codeblocks:expected-output-->\n```text\n```\n"
+    page.write_text("---\ndoctest: page\n---\n# Chain\n\n```python\nx = 6\nprint(x)\n```\n" + fill
+                    + "\n```python\nx *= 7\nprint(x)\n```\n" + fill
+                    + "\n```python\nprint(x + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n42\n```\n"
+                    + "\n```python\nprint(missing)\n```\n", encoding="utf-8")
+    settings = mkdocs_config.load(root / "mkdocs.yml")
+    state = serve.ServeState(settings)
+    try:
+        state.schedule([page], settings)
+        outcome = state.wait_for(page, 120)
+    finally:
+        state.runner.close()
+    assert [f["where"] for f in outcome["to_fill"]] == ["docs/chain.md:12", "docs/chain.md:21"], outcome
+    # Block three ran with block two's x (42 + 1 printed, 42 shown): a failure; block four raised.
+    assert [(f["line"], f["message"].split(";")[0]) for f in outcome["failures"]] == [
+        (33, "NameError: name 'missing' is not defined"),
+        (24, "the expected output differs from what the block at line 24 printed")], outcome
+    assert (outcome["ran"], outcome["blocks"]) == (3, 4)

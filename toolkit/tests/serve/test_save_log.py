@@ -84,3 +84,53 @@ def test_the_first_build_counts_its_pages(caplog):
     with caplog.at_level(logging.INFO, logger=LOGGER):
         log.built(FIRST, 2.0)
     assert _lines(caplog) == [("INFO", "first build done in 2.00 s · 3 pages · code: 6 blocks ran in 1.5 s, all passed")]
+
+
+def test_the_line_counts_every_block_of_the_page_and_every_output_to_fill(caplog):
+    log = SaveLog(SETTINGS)
+    fills = [{"where": f"docs/a.md:{n}", "line": n - 4} for n in (20, 40, 60, 80, 100)]
+    log.scheduled({Path("a.md"): _done({"ran": 12, "blocks": 12, "seconds": 0.9, "failures": [], "to_fill": fills})})
+    failure = {"where": "docs/b.md:38", "line": 36, "message": "NameError: name 'x' is not defined", "report": "..."}
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 2", 1.0)
+        log.scheduled({Path("b.md"): _done({"ran": 5, "blocks": 12, "seconds": 0.4, "failures": [failure], "to_fill": []})})
+        log.built("rebuild 3", 1.0)
+    lines = [line for _, line in _lines(caplog)]
+    assert lines[0].endswith("code: 12 blocks ran in 0.9 s, 5 outputs to fill (make update-outputs)"), lines
+    assert lines[6].endswith("code: 5 of 12 blocks ran in 0.4 s, 1 failed"), lines
+
+
+def test_a_rebuild_after_a_problem_says_what_it_fixed(caplog):
+    """Never "no page changed" after a fix: the page's build mistake, its failing block, a failed build."""
+    log = SaveLog(SETTINGS)
+    include = {"where": "docs/a.md:38", "line": None, "message": "snippet include failed: ... (did you mean 'wrapper'?)",
+               "report": "...", "build": True}
+    block = {"where": "docs/b.md:12", "line": 10, "message": "NameError: name 'x' is not defined", "report": "..."}
+    passed = {"ran": 2, "blocks": 2, "seconds": 0.1, "failures": [], "to_fill": []}
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.build_problems({Path("a.md"): [include]})
+        log.scheduled({Path("b.md"): _done({**passed, "ran": 1, "failures": [block]})})
+        log.built("rebuild 1", 1.0)
+        log.built("rebuild 2", 1.0)  # the include fixed; no code ran
+        log.scheduled({Path("b.md"): _done(passed)})
+        log.built("rebuild 3", 1.0)  # the block fixed
+        log.failed("mkdocs.yml:7: the nav names a page that does not exist\nmore")
+        log.built("rebuild 5", 1.0)
+    lines = [line for _, line in _lines(caplog)]
+    assert lines[:3] == [
+        "rebuild 1 done in 1.00 s · changed: docs/b.md · code: 1 of 2 blocks ran in 0.1 s, 1 failed",
+        "docs/a.md:38: snippet include failed: ... (did you mean 'wrapper'?)",
+        "docs/b.md:12: NameError: name 'x' is not defined"], lines
+    assert lines[3:] == [
+        "rebuild 2 done in 1.00 s · fixed: docs/a.md:38 snippet include",
+        "rebuild 3 done in 1.00 s · fixed: docs/b.md:12 NameError · changed: docs/b.md · code: 2 blocks ran in 0.1 s, all passed",
+        "rebuild 5 done in 1.00 s · fixed: mkdocs.yml:7 the nav names a…"], lines
+
+
+def test_a_page_that_cannot_be_read_as_tests_is_not_run_not_counted_as_a_block(caplog):
+    log = SaveLog(SETTINGS)
+    include = {"where": "docs/a.md:38", "line": None, "message": "snippet include failed: ...", "report": "..."}
+    log.scheduled({Path("a.md"): _done({"ran": 0, "blocks": 0, "seconds": 0.0, "failures": [include], "to_fill": []})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 1", 1.0)
+    assert _lines(caplog)[0][1].endswith("code: not run: the page cannot be read as tests (below)"), _lines(caplog)

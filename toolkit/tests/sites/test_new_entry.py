@@ -146,9 +146,9 @@ def test_creates_entry_snippet_and_test_with_valid_front_matter(project):
 
     text = page.read_text(encoding="utf-8")
     assert f"\n# {TITLE}\n" in text
-    assert text.index(PLACEHOLDER) < text.index("<!-- more -->") < text.index("## Reflection")
+    assert text.index(PLACEHOLDER) < text.index("<!-- more -->") < text.index("## Notes")
     assert f'```python\n--8<-- "{MODULE}.py:softmax"\n```' in text
-    assert f'!!! note "Your reflection"\n    {PLACEHOLDER}' in text
+    assert f'!!! note "What was tried, what the numbers show"\n    {PLACEHOLDER} what you tried' in text
 
     source = snippet.read_text(encoding="utf-8")
     for name in ("softmax", "demo"):
@@ -173,7 +173,7 @@ def test_a_draft_may_keep_the_placeholders_a_published_entry_may_not(project):
     check_post(text, rel, settings)
     published = text.replace("\ndraft: true\n", "\n", 1)
     lines = [n for n, line in enumerate(published.split("\n"), 1) if PLACEHOLDER in line]
-    assert len(lines) == 3  # the excerpt, the code section, the reflection
+    assert len(lines) == 3  # the excerpt, the code section, the notes
     with pytest.raises(FrontMatterError) as info:
         check_post(published, rel, settings)
     assert str(info.value).startswith(f"{rel}:{lines[0]}: placeholder text of make new is still here "
@@ -391,3 +391,27 @@ def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
     html = settings.markdown().convert(text.replace("## Code", f"Cited {example[0]}.\n\n## Code", 1).split("---\n", 2)[2])
     assert 'href="#ref-raschka2024"' in html and 'id="ref-raschka2024"' in html
     assert settings.markdown().convert(text.split("---\n", 2)[2]).count("citation") == 0  # commented: cites nothing
+
+
+def test_every_scaffold_line_fits_the_code_column_at_1280_px(project):
+    """No block of a new entry scrolls sideways on a desktop (the code column: ``CODE_COLUMN``, measured in
+    Chromium on a built scaffold entry). Every line of the three files is shorter than it; with the longest
+    title a file name allows, every line of the page's code blocks as a reader sees them still is."""
+    from journal_tools.core.code.parse import parse_page
+
+    limit = new_entry.CODE_COLUMN
+    created = create_entry(project, TITLE, DATE)
+    long = [f"{path.name}:{n}: {len(line)} characters" for path in created
+            for n, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1) if len(line) >= limit]
+    title = "A title long enough to make a file name as long as make new lets it be, and longer"
+    page = parse_page(create_entry(project, title, DATE)[0], mkdocs_config.load(project / "mkdocs.yml"))
+    shown = [line for step in page.steps for part in step.parts for line in part.code.split("\n")]
+    shown += [line for step in page.steps for line in (step.expected_output or "").split("\n")]
+    long += [f"{page.path} (a block): {line!r}" for line in shown if len(line) >= limit]
+    assert len(shown) > 10 and not long, "scaffold lines as wide as the code column at 1280 px:\n" + "\n".join(long)
+
+
+def test_the_scaffold_asks_for_technical_notes_not_feelings(project):
+    text = create_entry(project, TITLE, DATE)[0].read_text(encoding="utf-8")
+    assert "what you tried" in text and "numbers show" in text
+    assert not re.search(r"(?i)surpris|feel|reflection|enjoy", text), "a prompt invites personal prose"

@@ -281,3 +281,69 @@ def test_the_window_serves_what_a_clean_build_of_its_entries_makes(tmp_path):
         clean.close()
         assert "Serving the 2 most recent of 13 entries" in log.read_text(encoding="utf-8")
     assert not report, "the window differs from a clean build of its entries:\n" + "\n".join(report)
+
+
+def test_a_broken_include_breaks_only_its_page(tmp_path):
+    """A wrong section name in one entry's include: that entry is served (200) under a panel at the include's
+    ``file:line`` with "did you mean", the terminal says it in a line, and every other file (the home page,
+    the other entries) is what a clean build without the typo makes; the fix's line says what it fixed."""
+    project = _project(tmp_path)
+    broken = project / POSTS / "2025-01-11-extra-1.md"
+    include = '--8<-- "weights.py:softmax_rows"'
+    rel = broken.relative_to(project).as_posix()
+    line = broken.read_text(encoding="utf-8").split("\n").index(include) + 1
+    log = project / "serve.log"
+    with serving(project, log, dict(ENV, JOURNAL_POSTS="all")) as port:
+        served = Served(project, port, log)
+        clean = CleanBuilds(project, served.base)
+        clean.start(_snapshot(project, tmp_path / "tree"), tmp_path / "clean")  # the tree without the typo
+        served.settle(0)
+        site = clean.done()
+        clean.close()
+        before = served.ended()
+        _edit(broken, include, include.replace("softmax_rows", "softmax_row"))
+        served.settle(before)
+        page = next(p for p in site.glob("blog/2025/01/11/*/index.html")).relative_to(site).as_posix()
+        with urllib.request.urlopen(served.base + page, timeout=60) as answer:
+            assert answer.status == 200
+            html = answer.read().decode()
+        assert 'class="journal-run journal-run--failed"' in html and f"{rel}:{line}" in html, html[-3000:]
+        assert "did you mean &#x27;softmax_rows&#x27;?" in html
+        assert "<h1" in html and "The rest of entry 1." in html  # the rest of the page is there
+        # Every file but the broken page and what is made of its content (the search index, its downloads,
+        # which its code as it stands cannot make) as built without the typo.
+        own = (page, "search/", f"downloads/{broken.stem}.")
+        report = [p for p in served.differences(site, set()) if not p.startswith(own)]
+        text = log.read_text(encoding="utf-8")
+        assert re.search(rf"WARNING .*{re.escape(rel)}:{line}: snippet include failed: .*did you mean 'softmax_rows'\?", text), text
+        assert "Traceback" not in text and "The site did not build" not in text
+        before = served.ended()
+        _edit(broken, include.replace("softmax_rows", "softmax_row"), include)
+        served.settle(before)
+        fixed = log.read_text(encoding="utf-8")[len(text):]
+        assert re.search(rf"rebuild \d+ done in [\d.]+ s · fixed: {re.escape(rel)}:{line} snippet include · ", fixed), fixed
+        assert 'class="journal-run journal-run--failed"' not in _served(served.base + page).decode()  # the fix brings it back
+        # Bad TeX in another entry: that entry is served under its panel too, the home page as before.
+        before = served.ended()
+        _edit(project / POSTS / "2025-01-12-extra-2.md", "The rest of entry 2.", "The rest of entry 2, $\\frac{1$.")
+        served.settle(before)
+        other = next(p for p in site.glob("blog/2025/01/12/*/index.html")).relative_to(site).as_posix()
+        html = _served(served.base + other).decode()
+        assert 'class="journal-run journal-run--failed"' in html and "docs/blog/posts/2025-01-12-extra-2.md:" in html
+        assert "bad TeX in formula" in html
+        assert _normalised(_served(served.base)) == (site / "index.html").read_bytes()
+        # An impossible date: the blog cannot place the post, so it is left out of the blog's pages and
+        # served under its panel at the address it had, which the terminal line names.
+        before = served.ended()
+        _edit(project / POSTS / "2025-02-13-extra-3.md", "date: 2025-02-13", "date: 2025-02-30")
+        served.settle(before)
+        text = log.read_text(encoding="utf-8")
+        where = re.findall(r"docs/blog/posts/2025-02-13-extra-3\.md:2: .*is not a real date.* at (\S+) until then", text)
+        assert where, text[-2000:]
+        assert "[RSS-plugin]" not in text and "only for the preview" not in text  # its line says it all
+        third = next(p for p in site.glob("blog/2025/02/13/*/index.html")).relative_to(site).parent.as_posix() + "/"
+        assert where[-1] == third, (where, third)
+        html = _served(served.base + where[-1]).decode()
+        assert 'class="journal-run journal-run--failed"' in html and "docs/blog/posts/2025-02-13-extra-3.md:2" in html
+        assert "The rest of entry 3." in html and b"Extra entry 3" not in _served(served.base + "blog/archive/2025/02/")
+    assert not report, "serve of the other pages differs from a clean build without the typo:\n" + "\n".join(report)

@@ -109,3 +109,13 @@ def _check_packaged_assets(wheel: Path, project: Path, site: Path) -> None:
     for url in re.findall(r'url\("([^"]+)"\)', css):
         target = site / posixpath.normpath(posixpath.join(posixpath.dirname(site_assets.site_uri("journal.css")), url))
         assert target.is_file(), f"journal.css points to {url}, not in the site"
+
+
+def test_what_pip_install_of_the_toolkit_leaves_in_the_tree_is_ignored():
+    """``pip install toolkit/`` (setuptools) builds in place: git status stays clean after it."""
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: .gitignore has no effect here")
+    left = ["toolkit/build/lib/journal_tools/__init__.py", "toolkit/build/bdist.linux-x86_64/wheel/x",
+            "toolkit/src/journal_tools.egg-info/SOURCES.txt"]
+    ignored = _run("git", "check-ignore", "--no-index", *left, cwd=ROOT).stdout.split()
+    assert ignored == left, f"not ignored by .gitignore: {sorted(set(left) - set(ignored))}"

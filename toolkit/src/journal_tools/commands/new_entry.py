@@ -8,7 +8,8 @@ Creates three files, and refuses to touch any of them if one already exists:
   fill, an excerpt placeholder, ``<!-- more -->``, a code section that includes
   the snippet module (so the page shows the tested code), the expected output
   of that code, a commented example of a citation (with a key of the
-  journal's BibTeX file), and a reflection placeholder for the author;
+  journal's BibTeX file), and a placeholder for the author's technical notes (what was
+  tried, what the numbers show);
 - ``snippets/<module>.py``: a new snippet module with named sections holding a
   tiny real function and a demo that prints its result;
 - ``tests/test_snippets/test_<module>.py``: a test of that function, which passes.
@@ -46,6 +47,9 @@ from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find
 MAX_SLUG_LENGTH = 60
 DEFAULT_AUTHOR = "author"
 TESTS_DIR = Path("tests") / "test_snippets"
+# The code column of an entry at 1280 px, in characters (Chromium, the site's code font, measured on a
+# built scaffold entry: 80). Every line the scaffold writes is shorter, so no block of it scrolls sideways.
+CODE_COLUMN = 80
 
 class EntryError(Exception):
     """A problem the author can fix (bad title, unknown category, existing file)."""
@@ -214,8 +218,9 @@ SNIPPET_TEMPLATE = '''\
 """{title_line}
 
 Sections (for pymdownx.snippets): {fn_section}, {demo_section}.
-Scaffolded by `make new`: replace the placeholder function with the entry's own
-code, and keep tests/test_snippets/test_{module}.py in step with it.
+Scaffolded by `make new`: replace the placeholder function with the
+entry's own code, and keep its test in step with it:
+tests/test_snippets/test_{module}.py.
 """
 
 
@@ -225,7 +230,8 @@ import math
 
 def softmax(scores):
     """Turn a list of scores into probabilities: positive, summing to 1."""
-    top = max(scores)  # subtracting the largest score keeps exp() from overflowing
+    # Subtracting the largest score keeps exp() from overflowing.
+    top = max(scores)
     exps = [math.exp(s - top) for s in scores]
     total = sum(exps)
     return [e / total for e in exps]
@@ -233,7 +239,7 @@ def softmax(scores):
 
 
 if __name__ == "__main__":
-    # The page includes this section (dedented); running the file prints it too.
+    # The page includes this section (dedented); the file prints it too.
     # --8<-- [start:{demo_section}]
     probs = softmax([1.0, 2.0, 3.0])
     print([round(p, 4) for p in probs])
@@ -252,7 +258,8 @@ from {module} import softmax
 
 def test_matches_torch_softmax():
     scores = [1.0, 2.0, 3.0, -0.5]
-    want = torch.softmax(torch.tensor(scores, dtype=torch.float64), dim=0).tolist()
+    tensor = torch.tensor(scores, dtype=torch.float64)
+    want = torch.softmax(tensor, dim=0).tolist()
     assert softmax(scores) == pytest.approx(want, abs=1e-12)
 
 
@@ -276,22 +283,26 @@ doctest: page
 
 # {heading}
 
-*{placeholder} say in two or three sentences what this entry works out and why
-it matters. This paragraph is the excerpt shown on the journal's index.*
+*{placeholder} say in two or three sentences what this entry
+works out and why it matters. This paragraph is the excerpt shown on the
+journal's index.*
 
 <!-- more -->
 
-<!-- To cite a source, add it to {bibliography} once, then write its key where
-the text relies on it: [@{cite_key}], with a place in it: [@{cite_key}, ch. 3],
-several at once: [@{cite_key}; @other]. The page then ends with its reference
-list. An unknown key fails make check and the build, naming the closest key. -->
+<!-- To cite a source, add it to {bibliography} once,
+then write its key where the text relies on it: [@{cite_key}],
+with a place in it: [@{cite_key}, ch. 3],
+several at once: [@{cite_key}; @other].
+The page then ends with its reference list. An unknown key
+fails make check and the build, naming the closest key. -->
 
 ## Code
 
-The code lives in `snippets/{module}.py`, tested by
-`tests/test_snippets/test_{module}.py`. This page includes it, so what you
-read is the code the tests run. *({placeholder} replace the function with your
-own, here and in the test.)*
+The code lives in `snippets/{module}.py`,
+tested by `tests/test_snippets/test_{module}.py`.
+This page includes it, so what you read is the code the tests run.
+*({placeholder} replace the function with your own,
+here and in the test.)*
 
 ```python
 --8<-- "{module}.py:{fn_section}"
@@ -308,11 +319,11 @@ On three scores:
 ```text
 {output}```
 
-## Reflection
+## Notes
 
-!!! note "Your reflection"
-    {placeholder} what surprised you, what you got
-    wrong first, and what you want to try next.
+!!! note "What was tried, what the numbers show"
+    {placeholder} what you tried and in what order, what the printed
+    numbers show (and what they rule out), and what to measure next.
 """
 
 

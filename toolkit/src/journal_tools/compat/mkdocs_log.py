@@ -78,9 +78,14 @@ class LinkLocator(logging.Filter):
 # "[HH:MM:SS] " prefix (its logger adapter); and mkdocs-jupyter's line for a notebook it did not
 # execute again. make serve's own line per save says all of it (journal_tools.serve.save_log); an
 # error or warning still shows, and so does a notebook that executes ("Cache miss, writing").
+# A post whose front matter the blog refuses is served as a draft page (mkdocs_plugin/plugin.py):
+# MkDocs lists it as a preview-only page, and the RSS plugin finds no date in it; its line says so.
 _REBUILD_LINES = {
     "mkdocs.commands.serve": re.compile(r"Building documentation\.\.\.$"),
-    "mkdocs.commands.build": re.compile(r"(Cleaning site directory|Documentation built in [\d.]+ seconds)$"),
+    "mkdocs.commands.build": re.compile(r"(Cleaning site directory|Documentation built in [\d.]+ seconds$"
+                                        r"|The following pages are being built only for the preview)"),
+    "mkdocs.plugins.[RSS-plugin]": re.compile(r"\[RSS-plugin\]: (Creation date of .* has not been recognized"
+                                                   r"|Dates could not be retrieved for page: )"),
     "mkdocs.livereload": re.compile(r"(\[\d\d:\d\d:\d\d\] )?(Detected file changes|Reloading browsers)$"),
     "mkdocs.plugins.mkdocs_jupyter": re.compile(r"Cache hit: "),
 }

@@ -52,7 +52,7 @@ from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.page import limits
+from journal_tools.core.page import includes, limits
 from journal_tools.core.record import code_reads, validate, verified
 from journal_tools.core.record.inputs import Inputs, Record
 from journal_tools.core.record.mistakes import Mistakes
@@ -173,11 +173,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # and a download whose code reads one fails where it reads it.
     files_read = None
     _sandbox = None  # make build: the worker that runs an entry's code when no record says what it reads
+    # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
+    # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
+    # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
+    page_mistake = None
 
     def on_startup(self, *, command, dirty):
         """Note whether MkDocs serves (defining this also keeps one plugin instance across rebuilds)."""
         self.serving = command == "serve"
         self.kept_downloads = {}
+        self.post_addresses: dict[str, tuple] = {}  # make serve: each post's last address (dest_uri, path, url)
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -221,6 +226,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.cited = citations.Cited()
         self.render_mistakes = Mistakes()
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
+        self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -230,10 +236,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
                 continue
+            path = Path(file.abs_src_path)
             try:
-                refs += self._checked_page(Path(file.abs_src_path))
+                refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
-                checks.add(exc)
+                if self.page_mistake is None or not (exc.readable or exc.front_matter):
+                    checks.add(exc)
+                    continue
+                self._serve_broken(file, exc)  # make serve: the page breaks only itself
+                if self.config.figures:
+                    refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         _stop_if_any(checks)
         if refs:
             record = self.record if self.config.figure_cache else None
@@ -242,6 +254,27 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         return files
+
+    def _serve_broken(self, file, mistake: validate.InputError) -> None:
+        """make serve: a page with a mistake of its own is served under its panel, the build going on.
+
+        A broken include is left out of its page. A post whose front matter the blog refuses is
+        left out of the blog (its lists, feeds, archive) and served as a plain page, at the address
+        the blog last gave it (the author's tab stays on it), else its source's; its line names it.
+        MkDocs' draft level does that: served by ``mkdocs serve`` only, and not among the pages the
+        blog reads (``Files.documentation_pages``). Links to it still resolve."""
+        from mkdocs.structure.files import InclusionLevel
+
+        path = Path(file.abs_src_path)
+        if mistake.readable:
+            self.broken_includes.add(path)
+        else:
+            file.inclusion = InclusionLevel.DRAFT
+            if file.src_uri in self.post_addresses:  # as the blog sets a post's address (its _resolve_post)
+                file.dest_uri, file.abs_dest_path, file.url = self.post_addresses[file.src_uri]
+            mistake = validate.InputError(mistake.path, mistake.line, f"{mistake.problem} (make serve shows the post "
+                                          f"at {file.url} until then: its address comes from its front matter)")
+        self.page_mistake(path, mistake)
 
     def _checked_page(self, path: Path) -> list:
         """Check one page's sources and find its figures."""
@@ -252,12 +285,19 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(-60)  # after the blog's on_files (-50) gave posts their URLs and on_nav marked those left out
     def on_nav(self, nav, *, config, files):
         """Each entry's downloads (their notebooks link to the posts' URLs); a post the build leaves out
-        (a draft, in ``make build``) publishes none."""
+        (a draft, in ``make build``) publishes none; make serve notes each post's address (a post whose
+        front matter breaks keeps it)."""
         # make serve keeps each post's download under a digest of what it is made of
         made = (downloads.add_files(files, config, self.settings, self._download_key,
                                     self.kept_downloads if self.serving else None, self.files_read or self._files_read)
                 if self.config.downloads else {})
         self.downloads = downloads.drop_left_out(made, files)
+        if self.page_mistake is not None:
+            from mkdocs.structure.files import InclusionLevel
+
+            self.post_addresses.update({  # every post the blog placed (not a broken one: the draft level)
+                f.src_uri: (f.dest_uri, f.abs_dest_path, f.url) for f in files.documentation_pages(inclusion=lambda i: True)
+                if f.inclusion != InclusionLevel.DRAFT and f.abs_src_path and self.settings.is_post(Path(f.abs_src_path))})
         return nav
 
     @event_priority(-100)  # after mkdocs-jupyter's own on_pre_page gives notebooks their render
@@ -280,8 +320,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return page
 
     def _render_failed(self, page, mistake: Mistake) -> None:
-        """A page whose render failed: noted, given empty content; the build stops in on_env."""
-        self.render_mistakes.add(mistake)
+        """A page whose render failed: noted, given empty content; the build stops in on_env
+        (make serve: the page is served, its panel says why it is empty)."""
+        if self.page_mistake is not None and page.file.abs_src_path:
+            self.page_mistake(Path(page.file.abs_src_path), mistake)
+            # The blog renders a post's whole Markdown again for its excerpt, on every page listing it.
+            excerpt = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
+            page.markdown = excerpt  # a documented attribute: what the blog's excerpt renders
+        else:
+            self.render_mistakes.add(mistake)
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):
@@ -304,7 +351,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for."""
+        """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
+        if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
+            markdown = includes.without_failing_includes(markdown, self.settings)
         if not self.figure_svgs:
             return markdown
         try:
@@ -430,6 +479,18 @@ def _stop_if_any(mistakes: Mistakes) -> None:
         mistakes.stop_if_any()
     except validate.InputError as exc:
         raise PluginError(str(exc)) from None
+
+
+def _renderable_excerpt(markdown: str, mistake: Mistake, source: str | None, settings: Settings) -> str:
+    """make serve, a post whose render failed: what of its Markdown the blog can still render as its
+    excerpt. Its excerpt as written when the mistake is after the excerpt separator (the pages listing
+    it are then what make build makes of them), else nothing (its title alone)."""
+    separator = settings.blog.excerpt_separator if settings.blog is not None else None
+    line = mistake.included_at[1] if mistake.included_at else mistake.line
+    if not separator or separator not in markdown or source is None or line is None:
+        return ""
+    at = next((n for n, text in enumerate(source.split("\n"), 1) if separator in text), None)
+    return markdown.split(separator, 1)[0] + separator if at is not None and line > at else ""
 
 
 def _source(page) -> str | None:

@@ -24,9 +24,16 @@ class Tally:
         self.run = self.skipped = self.fences = self.pages = self.reused = 0
         self.skips: list[str] = []
         self.written: list = []  # outputs.PageRewrite, one per page rewritten
+        self.seen: set[str] = set()  # every page a report came from (run, reused or unreadable)
+        self.reused_blocks: dict[str, int] = {}  # a reused page: the blocks its reused run ran
 
     def pytest_runtest_logreport(self, report):
         """Add up what one test ran, skipped and reused."""
+        page = dict(report.user_properties).get("pagetest_page")
+        if page is not None:
+            self.seen.add(page["path"])
+            if page.get("reused") is not None:
+                self.reused_blocks[page["path"]] = page["reused"].get("blocks", 0)
         if report.when != "call":
             return
         for key, value in report.user_properties:
@@ -54,15 +61,19 @@ class Tally:
 
     def pytest_terminal_summary(self, terminalreporter):
         """The page doc-tests' section: blocks run, pages reused, skips, rewrites."""
-        if not self.pages and not self.run and not self.reused:
+        if not self.pages and not self.run and not self.reused and not self.seen:
             return
         tr = terminalreporter
         tr.section("page doc-tests")
-        if self.pages or self.run:
-            tr.write_line(
-                f"executed {self.run} of {self.fences} code blocks on {self.pages} pages"
-                + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
-            )
+        # Always, whatever failed: the blocks of every page (a reused one's as its reused run counted them).
+        reused = len(self.reused_blocks)
+        pages = max(len(self.seen), self.pages + reused)
+        tr.write_line(
+            f"executed {self.run} of {self.fences + sum(self.reused_blocks.values())} code blocks on "
+            + (f"{self.pages} pages" if self.pages == pages else f"{self.pages} of {pages} pages")
+            + (f"; {reused} page{'s' if reused > 1 else ''} reused" if reused else "")
+            + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
+        )
         if self.reused:
             tr.write_line(f"reused: the tests of {self.reused} unchanged page{'s' if self.reused > 1 else ''} (every file "
                           "they read and their code read is as when they passed, and so are the packages and the "

@@ -56,6 +56,7 @@ def install_error_pages(server, state: ServeState) -> None:
             except Exception as exc:  # noqa: BLE001 - every build error goes to the browser
                 state.build_error = state.last_error or str(exc) or type(exc).__name__
                 state.save_log.scheduled({})  # its pages are not served: their runs report on their pages
+                state.save_log.failed(state.build_error)  # the build that ends next says it is fixed
                 log.error("rebuild %d failed; the browser shows: %s", state.rebuilds, state.build_error.split("\n", 1)[0])
             else:
                 state.build_error = None

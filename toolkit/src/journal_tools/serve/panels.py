@@ -14,7 +14,8 @@ import json
 import re
 import time
 
-__all__ = ["PANEL_STYLE", "anchor_blocks", "panel_html", "status_html", "with_panel"]
+__all__ = ["PANEL_STYLE", "anchor_blocks", "build_problem", "panel_html", "ran_of", "status_html", "with_build_problems",
+           "with_panel"]
 
 PANEL_STYLE = (
     "<style>.journal-run{font-size:.7rem;margin:0 0 1em;padding:.3em .6em;border-radius:.2rem}"
@@ -44,15 +45,43 @@ def status_html(outcome: dict, poll: str | None = None) -> str:
         if fill:
             where = ", ".join(f'<a href="#block-{f["line"]}">{html.escape(f["where"])}</a>' for f in fill)
             extra = f' · {len(fill)} output{"s" if len(fill) > 1 else ""} to fill (<code>make update-outputs</code>): {where}'
-        return (f'<p class="journal-run journal-run--ok" role="status">✓ {outcome["ran"]} code blocks ran '
+        return (f'<p class="journal-run journal-run--ok" role="status">✓ {ran_of(outcome)} code blocks ran '
                 f'in {outcome["seconds"]:.1f} s{extra} · {when}</p>')
     items = []
     for f in failures:
         link = f' <a href="#block-{f["line"]}">go to the block</a>' if f.get("line") else ""
-        items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>'
-                     f'<pre><code>{html.escape(f["report"])}</code></pre>')
-    return (f'<div class="journal-run journal-run--failed" role="alert"><p>✗ {len(failures)} failing '
-            f'block{"s" if len(failures) > 1 else ""} ({outcome["ran"]} ran · {when})</p>{"".join(items)}</div>')
+        said = f'{f["where"]}: {f["message"]}'  # a one-line mistake's report says nothing more
+        report = f'<pre><code>{html.escape(f["report"])}</code></pre>' if f["report"].strip() not in ("", said) else ""
+        items.append(f'<p><strong>{html.escape(f["where"])}</strong>: {html.escape(f["message"])}{link}</p>{report}')
+    built = sum(1 for f in failures if f.get("build"))
+    code = len(failures) - built
+    heads = [f'<p>✗ {built} mistake{"s" if built > 1 else ""} in this page\'s sources: <code>make build</code> stops '
+             f'at {"them" if built > 1 else "it"}; this page is served without {"them" if built > 1 else "it"}, '
+             f'the rest of the site as built</p>'] if built else []
+    if code or not built:
+        heads.append(f'<p>✗ {code} failing block{"s" if code > 1 else ""} ({ran_of(outcome)} ran · {when})</p>')
+    return f'<div class="journal-run journal-run--failed" role="alert">{"".join(heads)}{"".join(items)}</div>'
+
+
+def with_build_problems(problems: list[dict], failures: list[dict]) -> list[dict]:
+    """A page's build mistakes, then its code's failures that are not one of them (reading the page
+    as tests meets the same include or front matter: said once)."""
+    return problems + [f for f in failures if not any(
+        p["where"] == f["where"] and p["message"].startswith(f["message"]) for p in problems)]
+
+
+def build_problem(mistake) -> dict:
+    """A mistake of the page's own that the build met (an include, TeX, a citation, a notebook cell,
+    its front matter), as an item of the page's panel and the save line; ``build``: not its code's."""
+    where = mistake.origin.describe() if mistake.origin else (mistake.path or "")
+    return {"where": where, "line": None, "message": mistake.problem.split("\n", 1)[0], "report": str(mistake),
+            "build": True}
+
+
+def ran_of(outcome: dict) -> str:
+    """``12`` when every block of the page ran, ``5 of 12`` when some did not (a failure ended a chain)."""
+    ran, blocks = outcome["ran"], outcome.get("blocks", 0)
+    return f"{ran:,} of {blocks:,}" if ran < blocks else f"{ran:,}"
 
 
 # The status line of code still running asks the server for the outcome (a long poll: the server

@@ -76,11 +76,13 @@ class ServePlugin(BasePlugin[ServeConfig]):
         journal = config.plugins.get("journal")
         if self.serve_state is not None and journal is not None:
             journal.draw_figures = self._draw_figures
+            journal.page_mistake = self._page_mistake  # one broken page breaks only itself
         return config
 
     def on_pre_build(self, *, config):
         """Start this build's list of the pages that list entries."""
         self.listing_pages: set[str] = set()  # src_uri: the window's line goes there
+        self.page_mistakes: dict[Path, list] = {}  # this build's mistakes of pages served all the same
         self.build_started = time.monotonic()
 
     @event_priority(110)  # before the journal plugin (100) checks the pages and the blog (-50) reads the posts
@@ -102,6 +104,11 @@ class ServePlugin(BasePlugin[ServeConfig]):
         if self.serve_state is not None:
             self.serve_state.schedule(self.pages, self.settings)
         return nav
+
+    def _page_mistake(self, path: Path, mistake) -> None:
+        """The journal plugin met a mistake of this page: the page is served under its panel, the
+        build goes on (``make build`` stops at it)."""
+        self.page_mistakes.setdefault(path, []).append(mistake)
 
     def _draw_figures(self, refs: list, dirs: list[Path], record) -> dict[str, str]:
         """The journal plugin's figures, drawn by the warm worker; a changed one shows its last drawing until redrawn."""
@@ -141,7 +148,8 @@ class ServePlugin(BasePlugin[ServeConfig]):
         if self.window_note is not None and page.file.src_uri in self.listing_pages:
             output = panels.with_panel(output, serve_window.note_html(self.window_note))
         path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
-        if self.serve_state is None or path is None or path not in self.serve_state.results:
+        if self.serve_state is None or path is None or (path not in self.serve_state.results
+                                                        and path not in self.page_mistakes):
             return output
         lines = path.read_text(encoding="utf-8").split("\n")
         try:
@@ -174,6 +182,11 @@ class ServePlugin(BasePlugin[ServeConfig]):
     def on_post_build(self, *, config):
         """Start the notebook runs and figure redraws this rebuild deferred; the first build's line."""
         if self.serve_state is not None:
+            # The pages served under a panel for a mistake of their own: known before the build's
+            # line (save_log) and before the next request (the server answers after the build).
+            self.serve_state.build_problems = {
+                path: [panels.build_problem(m) for m in found] for path, found in self.page_mistakes.items()}
+            self.serve_state.save_log.build_problems(self.serve_state.build_problems)
             if self.serve_state.rebuild_requests.server is None:  # the first build (later ones: error_pages)
                 self.serve_state.save_log.built(save_log.FIRST, time.monotonic() - self.build_started)
             self.serve_state.notebooks.start_pending()

@@ -5,14 +5,16 @@
   sandbox's worker): one chain per block, or the whole page with ``doctest:
   page``; each block under the page's time limit. The outcome is one dict:
 
-      {"page": ..., "ran": N, "seconds": t, "failures": [{"where", "line", "message", "report"}],
+      {"page": ..., "ran": N, "blocks": M, "seconds": t, "failures": [{"where", "line", "message", "report"}],
        "to_fill": [{"where", "line"}], "read": {"files": {...}, "folders": {...}}}
 
   ``read`` is what the page's code was seen to read (``core.code.observe``): a
   save of any of those files runs the page again.
 
+  ``blocks``: every fence the page runs, so a status line can say "5 of 12 ran".
   An empty expected-output fence whose block printed is "to fill" (``make
-  update-outputs`` writes it), not a failure: the README starts an output so.
+  update-outputs`` writes it), not a failure: the README starts an output so,
+  and the blocks after it run on (in a ``doctest: page`` chain too).
 
 - :func:`draw_figures`: build-time figures, drawn in the worker (PyTorch and
   matplotlib imported once), each figure under the plugin's time limit.
@@ -42,41 +44,59 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
-    out = {"page": str(page_path), "ran": 0, "failures": [], "to_fill": [], "read": {"files": {}, "folders": {}}}
+    out = {"page": str(page_path), "ran": 0, "blocks": 0, "failures": [], "to_fill": [],
+           "read": {"files": {}, "folders": {}}}
     try:
         page = parse_page(Path(page_path), settings)
     except Mistake as exc:  # the page cannot be read as tests
-        where = exc.origin.describe() if exc.origin else exc.path
-        out["failures"].append({"where": where, "line": None if exc.included_at else exc.line, "message": exc.problem,
-                                "report": str(exc)})
+        out["failures"].append(_failure(exc, None if exc.included_at else exc.line))
         return out | {"seconds": time.perf_counter() - start}
+    out["blocks"] = sum(len(step.parts) for step in page.steps)
     chains = [page.steps] if page.mode == "page" else [[s] for s in page.steps]
     for steps in chains:
         if stale():
             raise Aborted()
         if not steps:
             continue
-        result, filled = ChainResult(), 0
+        # Run as make update-outputs runs: a differing output is noted and the chain goes on. So an
+        # empty fence (the README's way to start an output) is "to fill", never the end of a
+        # doctest: page chain, and the blocks after it run; any other difference is a failure.
+        result, differs = ChainResult(), []
         try:
-            sandbox.run_chain(page, steps, result, snippet_dirs=settings.snippet_dirs, cancelled=stale, root=settings.root)
+            sandbox.run_chain(page, steps, result, differs, snippet_dirs=settings.snippet_dirs, cancelled=stale,
+                              root=settings.root)
         except BlockError as exc:
             step = steps[len(result.results)]
-            fence_line = page.where(step.parts[0].fence.start).line
-            if _to_fill(step, exc):  # the README's way to start an output: not a failure while serving
+            out["failures"].append(_failure(exc, page.where(step.parts[0].fence.start).line))
+        for mismatch in differs:
+            step = _step_of(page, steps, mismatch)
+            fence_line = page.where(step.parts[0].fence.start).line if step else None
+            if step is not None and mismatch.kind == "output" and not step.expected_output.strip():
                 out["to_fill"].append({"where": page.where(step.expected_fence.start).describe(), "line": fence_line})
-                filled = len(step.parts)
             else:
-                out["failures"].append({"where": exc.origin.describe(), "line": fence_line,
-                                        "message": exc.problem.split("\n", 1)[0], "report": exc.report})
-        out["ran"] += result.executed_fences + filled
+                out["failures"].append(_failure(mismatch, fence_line))
+        out["ran"] += result.executed_fences
         for kind in ("files", "folders"):
             out["read"][kind].update(result.observed.get(kind, {}))
     return out | {"seconds": time.perf_counter() - start}
 
 
-def _to_fill(step, exc) -> bool:
-    """Did the step run and print, with an empty expected-output fence to compare against?"""
-    return exc.printed is not None and step.expected_output is not None and not step.expected_output.strip()
+def _failure(exc, line: int | None) -> dict:
+    """A failure of the outcome: its ``file:line``, the block's fence line (for the panel's link), the message."""
+    where = exc.origin.describe() if exc.origin else exc.path
+    return {"where": where, "line": line, "message": exc.problem.split("\n", 1)[0], "report": str(exc)}
+
+
+def _step_of(page, steps, mismatch):
+    """The step whose expected output or checked matrix ``mismatch`` is about (None: not found)."""
+    for step in steps:
+        fence, math = step.expected_fence, step.math
+        if mismatch.kind == "output" and fence is not None and page.where(fence.start).line + 1 <= mismatch.line \
+                <= page.where(fence.end).line:
+            return step
+        if mismatch.kind == "matrix" and math is not None and mismatch.line in {page.where(i).line for i in math.lines}:
+            return step
+    return None
 
 
 def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:

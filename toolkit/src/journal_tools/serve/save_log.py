@@ -15,11 +15,13 @@ changes``, ``Building documentation...``, ``Documentation built in``,
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from concurrent.futures import Future
 from pathlib import Path
 
 from journal_tools.core.settings import Settings
+from journal_tools.serve import panels
 
 __all__ = ["SaveLog", "summary"]
 
@@ -36,6 +38,22 @@ class SaveLog:
         self._futures: dict[Path, Future] = {}
         self._reasons: list[str] = []  # what asked for the next rebuild, besides a saved file
         self._guard = threading.Lock()
+        self._build_problems: dict[Path, list[dict]] = {}  # this build's mistakes of pages served all the same
+        # What the terminal last said was wrong, so a later line can say what was fixed: each page's
+        # problems (``file:line`` -> a short name), and a build that failed as a whole.
+        self._code_open: dict[Path, dict[str, str]] = {}  # the code's, per page
+        self._build_open: dict[str, str] = {}  # the build's, of the last build
+        self._failed: tuple[str, str] | None = None
+
+    def build_problems(self, problems: dict[Path, list[dict]]) -> None:
+        """This build's mistakes of pages it served under a panel (``panels.build_problem``)."""
+        self._build_problems = dict(problems)
+
+    def failed(self, message: str) -> None:
+        """The build failed as a whole (``error_pages``): the next build that ends says it is fixed."""
+        m = re.match(r"(\S+?:\d+): (.*)", message.split("\n", 1)[0])
+        self._failed = _named({"where": m.group(1), "message": m.group(2)} if m else
+                              {"where": "the build", "message": message.split("\n", 1)[0]})
 
     def scheduled(self, futures: dict[Path, Future]) -> None:
         """The runs this build started (``ServeState.schedule``)."""
@@ -52,9 +70,13 @@ class SaveLog:
         with self._guard:
             reasons, self._reasons = self._reasons, []
         head = f"{label} done in {seconds:.2f} s"
+        problems, self._build_problems = self._build_problems, {}
         if not futures:
-            why = f"asked for by {', '.join(dict.fromkeys(reasons))}" if reasons else "no page changed"
-            log.info("%s · %s", head, why)
+            fixed = self._fixed({}, problems)
+            why = f"asked for by {', '.join(dict.fromkeys(reasons))}" if reasons else "" if fixed else "no page changed"
+            line = " · ".join(p for p in (head, fixed, why) if p)
+            (log.warning if problems else log.info)(line)
+            self._problem_lines([f for found in problems.values() for f in found], [])
             return
         left = [len(futures)]
         lock = threading.Lock()
@@ -64,25 +86,53 @@ class SaveLog:
                 left[0] -= 1
                 if left[0]:
                     return
-            self._report(head, futures)
+            self._report(head, futures, problems)
 
         for future in futures.values():
             future.add_done_callback(one_done)
 
-    def _report(self, head: str, futures: dict[Path, Future]) -> None:
-        outcomes = [f.result() for f in futures.values()]
+    def _report(self, head: str, futures: dict[Path, Future], problems: dict[Path, list[dict]]) -> None:
+        outcomes = {page: f.result() for page, f in futures.items()}
         rel = self.settings.rel
         names = [rel(p) for p in futures]
         changed = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
         what = f"{len(names):,} pages" if head.startswith(FIRST) else f"changed: {changed}"
-        failures = [f for o in outcomes for f in o["failures"]]
-        to_fill = [f for o in outcomes for f in o.get("to_fill", [])]
-        line = f"{head} · {what} · code: {summary(outcomes)}"
+        fixed = self._fixed(outcomes, problems)
+        failures = panels.with_build_problems([f for found in problems.values() for f in found],
+                                              [f for o in outcomes.values() for f in o["failures"]])
+        to_fill = [f for o in outcomes.values() for f in o.get("to_fill", [])]
+        line = " · ".join(p for p in (head, fixed, what, f"code: {summary(list(outcomes.values()))}") if p)
         (log.warning if failures else log.info)(line)
+        self._problem_lines(failures, to_fill)
+
+    def _problem_lines(self, failures: list[dict], to_fill: list[dict]) -> None:
         for f in failures:
             log.warning("%s: %s", _at(f), f["message"])
         for f in to_fill:
             log.info("%s: output to fill (make update-outputs)", _at(f))
+
+    def _fixed(self, outcomes: dict[Path, dict], problems: dict[Path, list[dict]]) -> str:
+        """``fixed: docs/x.md:38 snippet include``: what the terminal said was wrong and is not any more
+        (the code's problems of the pages this build ran, every page's build mistakes, a failed build)."""
+        before = dict(self._build_open)
+        for page in outcomes:
+            before.update(self._code_open.get(page, {}))
+        self._build_open = dict(_named(f) for found in problems.values() for f in found)
+        for page, outcome in outcomes.items():
+            if not outcome.get("superseded"):  # a run stopped by a later save says nothing of the page
+                self._code_open[page] = dict(_named(f) for f in outcome["failures"])
+        still = self._build_open | {w: n for found in self._code_open.values() for w, n in found.items()}
+        fixed = [f"{w} {n}" for w, n in ([self._failed] if self._failed else []) + list(before.items()) if w not in still]
+        self._failed = None
+        return f"fixed: {', '.join(fixed)}" if fixed else ""
+
+
+def _named(item: dict) -> tuple[str, str]:
+    """A problem's ``file:line`` and a short name for it (``snippet include``, ``NameError``, ``bad TeX in
+    formula``): what a later line says was fixed."""
+    head = re.split(r"[:;(]", item["message"], maxsplit=1)[0].strip().removesuffix(" failed")
+    words = head.split()
+    return item["where"], " ".join(words[:4]) + ("…" if len(words) > 4 else "")
 
 
 def _at(item: dict) -> str:
@@ -95,12 +145,17 @@ def summary(outcomes: list[dict]) -> str:
     if any(o.get("superseded") for o in outcomes) and all(o.get("superseded") or not o["ran"] for o in outcomes):
         return "stopped: saved again before it was done"
     ran = sum(o["ran"] for o in outcomes)
+    blocks = sum(max(o.get("blocks", 0), o["ran"]) for o in outcomes)
     seconds = max((o["seconds"] for o in outcomes), default=0.0) if len(outcomes) == 1 else sum(o["seconds"] for o in outcomes)
     failed = sum(len(o["failures"]) for o in outcomes)
     fill = sum(len(o.get("to_fill", [])) for o in outcomes)
     if not ran and not failed:
         return "no code blocks"
-    parts = [f"{ran:,} block{'' if ran == 1 else 's'} ran in {seconds:.1f} s"]
+    if not ran and all(o["failures"] and not o.get("blocks") for o in outcomes):  # failed while read as tests
+        return "not run: the page cannot be read as tests (below)" if len(outcomes) == 1 else \
+            f"not run: {len(outcomes)} pages cannot be read as tests (below)"
+    counted = f"{ran:,} of {blocks:,} blocks" if ran < blocks else f"{ran:,} block{'' if ran == 1 else 's'}"
+    parts = [f"{counted} ran in {seconds:.1f} s"]
     parts.append(f"{failed} failed" if failed else "all passed" if not fill else "")
     if fill:
         parts.append(f"{fill} output{'' if fill == 1 else 's'} to fill (make update-outputs)")

@@ -24,6 +24,7 @@ from pathlib import Path
 from journal_tools.core.record import verified
 from journal_tools.core.record.inputs import Inputs
 from journal_tools.core.settings import Settings
+from journal_tools.serve import panels
 from journal_tools.serve.background_figures import BackgroundFigures
 from journal_tools.serve.background_notebooks import BackgroundNotebooks
 from journal_tools.serve.code_runner import CodeRunner
@@ -43,6 +44,8 @@ class ServeState:
         self.started: dict[Path, str] = {}  # when each page's newest run was queued (its status line says so)
         self.served: dict[str, tuple[Path, list[int]]] = {}  # a page's output file (dest_uri) -> its source, its fences' lines
         self.build_error: str | None = None  # what the browser shows instead of pages
+        # The last build's mistakes of pages it served all the same (``panels.build_problem``), by page.
+        self.build_problems: dict[Path, list[dict]] = {}
         self.rebuilds = 0  # rebuilds after the first build, each logged as done or failed
         self.last_error: str | None = None  # the current build's error, until it ends
         self.rebuild_requests = RebuildRequests()
@@ -83,15 +86,19 @@ class ServeState:
 
     def outcome(self, page: Path) -> dict | None:
         """The run result for ``page`` as it stands now, or None for a page that has no run;
-        ``{"pending": True}`` while its newest run is not done (never waits)."""
+        ``{"pending": True}`` while its newest run is not done (never waits). The page's own
+        mistakes the build met come first among its failures (and end "pending": they are known)."""
         future = self.results.get(page)
+        problems = self.build_problems.get(page, [])
         if future is None:
-            return None
+            return None if not problems else {"page": str(page), "ran": 0, "seconds": 0.0, "failures": problems}
         result = future.result() if future.done() else None
         if result is None or result.get("superseded"):
-            return {"page": str(page), "ran": 0, "seconds": 0.0, "pending": True, "failures": [],
-                    "at": self.started.get(page)}
-        return result
+            result = {"page": str(page), "ran": 0, "seconds": 0.0, "pending": not problems, "failures": [],
+                      "at": self.started.get(page)}
+        if not problems:
+            return result
+        return result | {"failures": panels.with_build_problems(problems, result["failures"])}
 
     def wait_for(self, page: Path, timeout: float) -> dict | None:
         """``outcome(page)`` once its newest run is done, or as it stands after ``timeout`` seconds."""

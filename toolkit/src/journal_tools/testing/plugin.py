@@ -12,6 +12,7 @@ import os
 
 import pytest
 
+from journal_tools.testing import short_summary
 from journal_tools.testing.prerequisites import require
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,6 +33,14 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
         if in_browser or set(SITE_BUILDS) & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.hookimpl(trylast=True)  # after the other summaries; before pytest's short summary, which comes last
+def pytest_terminal_summary(terminalreporter):
+    """A line per failure that made checks skip; failures located in their own file shown by the test's name."""
+    for line in short_summary.skips_caused_by_failures(terminalreporter.stats):
+        terminalreporter.write_line(line)
+    short_summary.shorten_located_failures(terminalreporter.stats)
 
 
 @pytest.fixture(scope="session")

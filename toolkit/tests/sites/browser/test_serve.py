@@ -124,15 +124,31 @@ def _raising_block_shows_the_failure_panel(served, tab):
         assert tab.query_selector(f"#block-{line - 1}") is not None
 
 
-def _bad_date_shows_the_error_page_then_the_entry_again(served, tab):
+def _bad_date_shows_its_panel_at_the_same_address_then_the_entry_again(served, tab):
+    """A post's front matter the blog refuses breaks that post alone: it stays at its address, under its panel."""
     project, url = served
     page = project / ENTRY
     _edit(page, "date: 2025-07-27", "date: 2025-02-30")
     try:
-        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
-        assert f"{ENTRY}:2" in tab.inner_text("pre") and "not a real date" in tab.inner_text("pre")
+        panel = tab.wait_for_selector(f".journal-run--failed:has-text('{ENTRY}:2')", timeout=RELOAD_MS)
+        assert "not a real date" in panel.inner_text() and "make build" in panel.inner_text()
+        assert tab.url == url
     finally:
         _edit(page, "date: 2025-02-30", "date: 2025-07-27")
+    tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+    assert tab.url == url
+
+
+def _broken_config_shows_the_error_page_then_the_site_again(served, tab):
+    """A mistake that is no one page's (mkdocs.yml) stops the rebuild: every page shows it until the fix."""
+    project, url = served
+    config = project / "mkdocs.yml"
+    _edit(config, "site_name: Fixture journal", "site_name: [Fixture journal")
+    try:
+        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
+        assert "mkdocs.yml" in tab.inner_text("pre")
+    finally:
+        _edit(config, "site_name: [Fixture journal", "site_name: Fixture journal")
     tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
     assert tab.url == url
 
@@ -150,8 +166,8 @@ def _citations_follow_the_bibtex_file(served, tab):
     line = page.read_text(encoding="utf-8").split("\n").index(
         next(ln for ln in page.read_text(encoding="utf-8").split("\n") if "@rashka2024" in ln)) + 1
     try:
-        tab.wait_for_selector("text=The site did not build", timeout=RELOAD_MS)
-        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in tab.inner_text("pre")
+        panel = tab.wait_for_selector(".journal-run--failed:has-text('unknown citation key')", timeout=RELOAD_MS)
+        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in panel.inner_text(), panel.inner_text()
     finally:
         _edit(page, "[@rashka2024, ch. 3]", "[@raschka2024, ch. 3]")
     tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
@@ -163,5 +179,6 @@ def test_serve_loop_as_the_author_uses_it(served, tab):
     _slow_code_shows_running_then_its_outcome_in_place(served, tab)  # before the snippet edit's background work
     _snippet_edit_reruns_the_entry(served, tab)
     _raising_block_shows_the_failure_panel(served, tab)
-    _bad_date_shows_the_error_page_then_the_entry_again(served, tab)
+    _bad_date_shows_its_panel_at_the_same_address_then_the_entry_again(served, tab)
+    _broken_config_shows_the_error_page_then_the_site_again(served, tab)
     _citations_follow_the_bibtex_file(served, tab)

@@ -133,10 +133,10 @@ class Sandbox:
                    for step in page.steps for part in step.parts}
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
-        try:
+        try:  # rehearsable: updates are returned, the worker writes no page
             done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
-                                             rehearsable=update is None, root=root, observed=result.observed)
+                                             rehearsable=True, root=root, observed=result.observed)
         except Stopped as stop:
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)

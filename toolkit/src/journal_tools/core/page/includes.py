@@ -84,6 +84,27 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
     return ExpandedPage(out_lines, origins)
 
 
+def without_failing_includes(text: str, settings: Settings) -> str:
+    """``text`` with each include that fails left out (its lines blank), the rest as written.
+
+    ``make serve`` renders a page whose include is broken so: the rest of the
+    page shows, under a panel naming the include's ``file:line`` (``expand``
+    says what is wrong; ``make build`` stops there).
+    """
+    if "8<-" not in text:
+        return text
+    pre = settings.snippet_preprocessor()
+    out: list[str] = []
+    for _, chunk in _chunks(text.split("\n")):
+        if "8<-" in "".join(chunk):
+            try:
+                pre.run(list(chunk))
+            except (SnippetMissingError, OSError, ValueError):
+                chunk = [""] * len(chunk)
+        out.extend(chunk)
+    return "\n".join(out)
+
+
 def included_files(text: str, settings: Settings) -> list[Path]:
     """The snippet files ``text`` includes, and the files those include, that exist (absolute, sorted)."""
     if "8<-" not in text:  # most pages include nothing: no preprocessor (a Markdown instance) to build
@@ -141,8 +162,9 @@ def _hint(pre, chunk: list[str], settings: Settings) -> str:
             text = Path(found).read_text(encoding="utf-8")
             sections = list(dict.fromkeys(_SECTION_START.findall(text)))
             if section not in sections:
-                return (f" ({_rel(Path(found), settings.root)} has the sections: "
-                        f"{', '.join(sections) if sections else 'none'})")
+                close = difflib.get_close_matches(section, sections, n=1)
+                listed = f"{_rel(Path(found), settings.root)} has the sections: {', '.join(sections) if sections else 'none'}"
+                return f" (did you mean '{close[0]}'? {listed})" if close else f" ({listed})"
     return ""
 
 

@@ -31,7 +31,7 @@ from typing import Callable
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import frontmatter
 from journal_tools.core.page.frontmatter import FrontMatterError
-from journal_tools.core.page.includes import expand
+from journal_tools.core.page.includes import IncludeError, expand
 from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
 
@@ -44,7 +44,14 @@ PLACEHOLDER = "Placeholder (make new):"
 
 
 class InputError(Mistake):
-    """A source file the build cannot use, at its line (the MkDocs plugin reports it as its ``PluginError``)."""
+    """A source file the build cannot use, at its line (the MkDocs plugin reports it as its ``PluginError``).
+
+    ``readable``: the rest of the build can still read the page (a broken include: the page
+    renders without it), so ``make serve`` serves it under a panel; front matter the blog
+    refuses cannot be read past."""
+
+    readable = False
+    front_matter = False  # a post's front matter: the blog cannot read the post (it has no date, say)
 
 
 # The blog engine's own check of a post's metadata: [(key, error), ...] for (front matter, path).
@@ -118,4 +125,7 @@ def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | Non
         if "8<-" in text:
             expand(text, rel, settings)
     except Mistake as exc:  # the page's front matter, its text, an include
-        raise InputError.like(exc) from None
+        error = InputError.like(exc)
+        error.readable = isinstance(exc, IncludeError)
+        error.front_matter = isinstance(exc, FrontMatterError)
+        raise error from None
