@@ -7,7 +7,7 @@ full run, 100 in --quick), its page doc-tests (docs/) in one job, one process, a
     report) names the slowest pages.
 8b. After a one-entry edit (a sentence appended to one synthetic entry, a new one before
     every run): the page tests with the reuse of passed page results
-    (core/code/render_record.py: only the edited page runs) and without it (`FRESH=1`: every
+    (core/record/inputs.py: only the edited page runs) and without it (`FRESH=1`: every
     page runs, nothing reused), interleaved. The goal is row 10's for a whole `make test`
     after an edit: whether it needs the reuse at this size is the FRESH=1 figure.
 """
@@ -27,10 +27,10 @@ from benchmarks.suite_cost import EDIT_GOAL
 
 JOB_LIMIT = 600.0  # seconds: one CI job's page tests should stay under this
 # No path named and testpaths narrowed to docs/: pytest takes its default paths, as in `make test`,
-# which is when the page tests reuse passed page results (pagetest/__init__.py, _page_runs).
+# which is when the page tests reuse passed page results (pagetest/state.py, record).
 PYTEST = ["-m", "pytest", "-o", "testpaths=docs", "-q", "-p", "no:randomly", "-p", "no:cacheprovider", "-p", "no:xdist"]
 # Test records a copy of the benchmark's project may carry (the real entries' runs of row 5).
-RECORDS = ("page-runs", "render-checks", "verified.json", "test-results")
+RECORDS = ("record.sqlite",)
 
 
 def make_project(base: Path, dest: Path, entries: int) -> Path:

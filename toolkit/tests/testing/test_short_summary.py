@@ -40,6 +40,15 @@ def test_a_failure_s_short_summary_line_keeps_its_message_whole(journal, monkeyp
     monkeypatch.setenv("COLUMNS", str(len(line) + 2))  # the line fits; with the page's path before it, it would not
     out = journal.runpytest_inprocess().stdout.str()
     assert line in out.splitlines(), out[-1500:]
+    monkeypatch.setenv("COLUMNS", "60")  # a narrow terminal: the message whole, wrapped within its width
+    result = journal.runpytest_inprocess()
+    lines = result.stdout.str().splitlines()
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("FAILED ::line 3 -")), None)
+    assert start is not None, "\n".join(lines[-12:])
+    shown = [lines[start]] + [ln for ln in lines[start + 1:] if ln.startswith("    ")][:10]
+    assert all(len(ln) <= 60 for ln in shown), shown
+    assert "".join("".join(ln.split()) for ln in shown) == "".join(line.split()), shown  # nothing cut
+    result.assert_outcomes(passed=2, failed=1)  # counted as before (a.md: render and its block reused as one)
 
 
 def test_the_checks_a_failure_made_skip_get_one_line_naming_it(journal):

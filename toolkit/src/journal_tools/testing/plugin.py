@@ -35,12 +35,31 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.slow)
 
 
+_LOCATED = pytest.StashKey[list]()
+
+
 @pytest.hookimpl(trylast=True)  # after the other summaries; before pytest's short summary, which comes last
 def pytest_terminal_summary(terminalreporter):
-    """A line per failure that made checks skip; failures located in their own file shown by the test's name."""
+    """A line per failure that made checks skip; the failures located in their own file taken out of
+    pytest's short summary (which cuts the message to the terminal's width), for the end."""
     for line in short_summary.skips_caused_by_failures(terminalreporter.stats):
         terminalreporter.write_line(line)
-    short_summary.shorten_located_failures(terminalreporter.stats)
+    terminalreporter.config.stash[_LOCATED] = short_summary.take_located_failures(terminalreporter.stats)
+
+
+@pytest.hookimpl(specname="pytest_terminal_summary", wrapper=True, tryfirst=True)  # outermost: ends after the short summary
+def pytest_terminal_summary_located_failures(terminalreporter):
+    """After pytest's short summary: the located failures, whole, wrapped, by the test's name; counted as before."""
+    stats = terminalreporter.stats
+    failed = list(stats.get("failed", []))
+    try:
+        return (yield)
+    finally:
+        if "failed" in stats:
+            stats["failed"] = failed
+        width = terminalreporter.config.get_terminal_writer().fullwidth
+        for line in short_summary.located_lines(terminalreporter.config.stash.get(_LOCATED, []), width):
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

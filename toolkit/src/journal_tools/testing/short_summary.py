@@ -3,9 +3,10 @@
 - pytest's short summary line (``FAILED <node id> - <message>``) cuts the message to the
   terminal's width, and a page's node id (``docs/blog/posts/<date>-<slug>.md::page``) took
   half of it: ``FAILED …md::page - docs/blog/p...``. A failure whose message starts with
-  that same file's ``path:line:`` (every mistake of a page: ``core/mistake.py``) is shown
-  with the test's name alone (``FAILED ::page - docs/blog/posts/x.md:38: snippet include
-  failed: ...``), so the line gives the message, not the path twice.
+  that same file's ``path:line:`` (every mistake of a page: ``core/mistake.py``) is taken out
+  of pytest's summary and written after it, with the test's name alone and its whole first
+  line wrapped to the terminal's width (``FAILED ::page - docs/blog/posts/x.md:38: snippet
+  include failed: ...``, the rest on indented lines): the path once, the message whole.
 - A failure often makes other tests skip, each naming the test that says why (the checks
   of the built site name ``test_docs_build``, which names the page test of the mistake it
   stopped at). pytest only counts them ("34 skipped"). One line per failure says how many
@@ -15,24 +16,34 @@
 
 from __future__ import annotations
 
-import copy
 import re
+import textwrap
 
-__all__ = ["shorten_located_failures", "skips_caused_by_failures"]
+__all__ = ["located_lines", "skips_caused_by_failures", "take_located_failures"]
 
-def shorten_located_failures(stats: dict) -> None:
-    """In ``stats["failed"]`` (what the short summary reads, after every other section is written),
-    each failure located in its own test file, by a copy of it named by the test's name alone."""
-    shown = []
+def take_located_failures(stats: dict) -> list:
+    """Take out of ``stats["failed"]`` (what pytest's short summary reads) each failure located in its own
+    test file; they are returned, for :func:`located_lines` (the caller puts them back for the counts)."""
+    located, rest = [], []
     for report in stats.get("failed", []):
         path, _, name = report.nodeid.partition("::")
         message = report.longrepr if isinstance(report.longrepr, str) else ""
-        if name and re.match(rf"{re.escape(path)}:\d+: ", message):
-            report = copy.copy(report)
-            report.nodeid = f"::{name}"
-        shown.append(report)
+        (located if name and re.match(rf"{re.escape(path)}:\d+: ", message) else rest).append(report)
     if "failed" in stats:
-        stats["failed"] = shown
+        stats["failed"] = rest
+    return located
+
+
+def located_lines(reports: list, width: int) -> list[str]:
+    """``FAILED ::<test name> - <the message's first line>``, wrapped to ``width`` (the rest indented)."""
+    lines = []
+    for report in reports:
+        name = report.nodeid.partition("::")[2]
+        first = report.longrepr.split("\n", 1)[0]
+        # A word wider than the terminal (a long path) is broken too: every line fits.
+        lines += textwrap.wrap(f"FAILED ::{name} - {first}", max(width, 40), subsequent_indent="    ",
+                               break_on_hyphens=False)
+    return lines
 
 
 def skips_caused_by_failures(stats: dict) -> list[str]:
