@@ -99,19 +99,24 @@ def test_an_unknown_page_status_is_not_found(served):
     assert _get(app, MOUNT + live_panels.RUN_PATH, "page=nowhere%2Findex.html")[0].startswith("404")
 
 
+def _served_outcome(root, page) -> dict:
+    """The outcome make serve's code runner gives ``page`` of the journal at ``root``, once its run is done."""
+    settings = mkdocs_config.load(root / "mkdocs.yml")
+    state = serve.ServeState(settings)
+    try:
+        state.schedule([page], settings)
+        return state.wait_for(page, 120)
+    finally:
+        state.runner.close()
+
+
 def test_an_empty_output_fence_is_to_fill_not_a_failure(tmp_path):
     """The README starts an output with an empty fence: make serve says where to fill it."""
     root = fixture_project(tmp_path / "project")
     page = root / "docs" / "empty-output.md"
     page.write_text("# Empty\n\n```python\nprint(6 * 7)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n```\n"
                     "\n```python\nprint(undefined_name)\n```\n", encoding="utf-8")
-    settings = mkdocs_config.load(root / "mkdocs.yml")
-    state = serve.ServeState(settings)
-    try:
-        state.schedule([page], settings)
-        outcome = state.wait_for(page, 120)
-    finally:
-        state.runner.close()
+    outcome = _served_outcome(root, page)
     # The fence to fill (line 8), its block (line 3); the block that raises is a failure all the same.
     assert outcome["to_fill"] == [{"where": "docs/empty-output.md:8", "line": 3}], outcome
     assert [(f["line"], f["message"]) for f in outcome["failures"]] == [(11, "NameError: name 'undefined_name' is not defined")]
@@ -129,13 +134,7 @@ def test_a_doctest_page_chain_runs_on_past_each_output_to_fill(tmp_path):
                     + "\n```python\nx *= 7\nprint(x)\n```\n" + fill
                     + "\n```python\nprint(x + 1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n42\n```\n"
                     + "\n```python\nprint(missing)\n```\n", encoding="utf-8")
-    settings = mkdocs_config.load(root / "mkdocs.yml")
-    state = serve.ServeState(settings)
-    try:
-        state.schedule([page], settings)
-        outcome = state.wait_for(page, 120)
-    finally:
-        state.runner.close()
+    outcome = _served_outcome(root, page)
     assert [f["where"] for f in outcome["to_fill"]] == ["docs/chain.md:12", "docs/chain.md:21"], outcome
     # Block three ran with block two's x (42 + 1 printed, 42 shown): a failure; block four raised.
     assert [(f["line"], f["message"].split(";")[0]) for f in outcome["failures"]] == [
