@@ -141,3 +141,34 @@ def test_a_doctest_page_chain_runs_on_past_each_output_to_fill(tmp_path):
         (33, "NameError: name 'missing' is not defined"),
         (24, "the expected output differs from what the block at line 24 printed")], outcome
     assert (outcome["ran"], outcome["blocks"]) == (3, 4)
+
+
+def test_a_page_runs_again_when_a_file_its_code_read_changes(tmp_path):
+    """make serve runs a page again when what its code was seen to read changes (a data file read
+    through a snippet module), not only when the page or its includes do; an unrelated file does not."""
+    root = fixture_project(tmp_path / "project")
+    (root / "snippets" / "data").mkdir()
+    data = root / "snippets" / "data" / "words.txt"
+    data.write_text("one two three\n")
+    (root / "snippets" / "wordcount.py").write_text(
+        "from pathlib import Path\n\n\ndef count():\n    return len((Path(__file__).parent / 'data' / 'words.txt')"
+        ".read_text().split())\n")
+    page = root / "docs" / "reads.md"
+    page.write_text("# Reads\n\n```python\nfrom wordcount import count\n\nprint(count())\n```\n\n"
+                    "<!--pytest-codeblocks:expected-output-->\n```text\n3\n```\n", encoding="utf-8")
+    settings = mkdocs_config.load(root / "mkdocs.yml")
+    state = serve.ServeState(settings)
+    try:
+        state.schedule([page], settings)
+        first = state.wait_for(page, 120)
+        assert first["failures"] == [] and "snippets/data/words.txt" in first["read"]["files"], first
+        (root / "snippets" / "unrelated.txt").write_text("read by no page")
+        state.schedule([page], settings)
+        assert state.wait_for(page, 120) is first  # nothing it read changed: not run again
+        data.write_text("one two three four\n")
+        state.schedule([page], settings)
+        again = state.wait_for(page, 120)
+    finally:
+        state.runner.close()
+    assert again is not first and [f["message"].split(";")[0] for f in again["failures"]] == [
+        "the expected output differs from what the block at line 3 printed"], again
