@@ -18,6 +18,7 @@ UPDATES = pytest.StashKey[list]()
 # Pages --update-outputs rewrote: path -> (digest before the rewrite, digest after it).
 REWRITTEN = pytest.StashKey[dict]()
 _RECORD = pytest.StashKey[Record]()
+_RENDER_RECORD = pytest.StashKey[Record]()
 
 
 _SETTINGS = pytest.StashKey[Settings]()
@@ -46,6 +47,14 @@ def record(config) -> Record:
         rec.reuse = rec.reuse and default_run and not config.getoption("update_outputs")
         config.stash[_RECORD] = rec
     return config.stash[_RECORD]
+
+
+def render_record(config) -> Record:
+    """The record as the render checks use it: reused in every run but FRESH=1 and CI (a named page
+    too: a render runs no code, so what it reads is known before it runs)."""
+    if _RENDER_RECORD not in config.stash:
+        config.stash[_RENDER_RECORD] = Record(settings(config).root)
+    return config.stash[_RENDER_RECORD]
 
 
 def settings(config) -> Settings | None:

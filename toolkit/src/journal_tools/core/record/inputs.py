@@ -265,6 +265,9 @@ class Record:
             # The default rollback journal, not WAL: nothing but the one file is left beside it, and
             # the few writes of a session (one a check) wait their turn under the busy timeout.
             db = sqlite3.connect(self.path, timeout=60)
+            # No sync to disk at each commit (a thousand pages' render checks are a thousand commits):
+            # a crash of the machine may lose or break the file, which then only costs a run (below).
+            db.execute("PRAGMA synchronous=OFF")
             db.execute("CREATE TABLE IF NOT EXISTS passed (kind TEXT, subject TEXT, key TEXT, inputs TEXT, "
                        "result TEXT, at REAL, PRIMARY KEY (kind, subject, key, inputs))")
             if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
