@@ -415,3 +415,13 @@ def test_the_scaffold_asks_for_technical_notes_not_feelings(project):
     text = create_entry(project, TITLE, DATE)[0].read_text(encoding="utf-8")
     assert "what you tried" in text and "numbers show" in text
     assert not re.search(r"(?i)surpris|feel|reflection|enjoy", text), "a prompt invites personal prose"
+
+
+def test_the_new_entry_gets_its_downloads(project):
+    """The scaffold's downloads can be made (its prose, with the how-to-cite comment, becomes notebook cells):
+    a draft is checked like any entry by the test build, downloads included."""
+    from journal_tools.mkdocs_plugin import downloads
+
+    page, _, _ = create_entry(project, TITLE, DATE)
+    made = downloads.make(page, mkdocs_config.load(project / "mkdocs.yml"), [], None)
+    assert made.placed and made.script and "[@" in made.notebook  # the comment kept as written

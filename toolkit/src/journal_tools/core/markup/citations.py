@@ -344,14 +344,17 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
 
 # -- Markdown (a notebook's Markdown cells: Jupyter renders them, without this extension) ----
 
-_CODE_SPAN = re.compile(r"(`+).+?\1", re.DOTALL)
+# What a reader of the page never sees cited: code spans, and HTML comments (make new's scaffold
+# shows how to cite inside one; the page's Markdown leaves comments alone, and so must a notebook's).
+_CODE_SPAN = re.compile(r"(`+).+?\1|<!--.*?-->", re.DOTALL)
 _MARKDOWN_CITATION = re.compile(r"(?P<escaped>\\)?" + CITATION)
 
 
 def cite_in_markdown(text: str, bib: Bibliography) -> tuple[str, list[str]]:
     """``text`` with each ``[@key, locator]`` written as the page shows it, ``([Raschka, 2024](#ref-raschka2024),
     ch. 3)``, linked to its item of :func:`reference_list_markdown`; and the keys, in citing order.
-    Code spans and ``\\[@...]`` stay as written, as the extension leaves them; an unknown key raises UnknownKey."""
+    Code spans, HTML comments and ``\\[@...]`` stay as written, as the extension leaves them; an unknown
+    key raises UnknownKey."""
     keys: list[str] = []
 
     def cite(m: re.Match[str]) -> str:
