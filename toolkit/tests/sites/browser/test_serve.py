@@ -104,6 +104,12 @@ def _block_added(served, tab, code: str):
     tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
 
 
+def _text(tab, selector: str) -> str:
+    """The text of the first element ``selector`` matches, found again if a live reload replaced the
+    document meanwhile (a background rebuild may follow a save's: an element handle would die with it)."""
+    return tab.locator(selector).first.inner_text(timeout=RELOAD_MS)
+
+
 def _slow_code_shows_running_then_its_outcome_in_place(served, tab):
     """No build waits for a page's code: the page comes at once saying so, and its status line
     is replaced by the outcome when the code is done, in the same document (no reload)."""
@@ -117,8 +123,8 @@ def _slow_code_shows_running_then_its_outcome_in_place(served, tab):
 
 def _raising_block_shows_the_failure_panel(served, tab):
     with _block_added(served, tab, 'raise ValueError("planted while serving")\n') as line:  # the raise, on the page
-        panel = tab.wait_for_selector(".journal-run--failed", timeout=RELOAD_MS)
-        text = panel.inner_text()
+        tab.wait_for_selector(".journal-run--failed", timeout=RELOAD_MS)
+        text = _text(tab, ".journal-run--failed")
         assert f"{ENTRY}:{line}" in text and "ValueError: planted while serving" in text
         assert tab.query_selector(f'.journal-run--failed a[href="#block-{line - 1}"]') is not None
         assert tab.query_selector(f"#block-{line - 1}") is not None
@@ -130,8 +136,9 @@ def _bad_date_shows_its_panel_at_the_same_address_then_the_entry_again(served, t
     page = project / ENTRY
     _edit(page, "date: 2025-07-27", "date: 2025-02-30")
     try:
-        panel = tab.wait_for_selector(f".journal-run--failed:has-text('{ENTRY}:2')", timeout=RELOAD_MS)
-        assert "not a real date" in panel.inner_text() and "make build" in panel.inner_text()
+        tab.wait_for_selector(f".journal-run--failed:has-text('{ENTRY}:2')", timeout=RELOAD_MS)
+        text = _text(tab, f".journal-run--failed:has-text('{ENTRY}:2')")
+        assert "not a real date" in text and "make build" in text
         assert tab.url == url
     finally:
         _edit(page, "date: 2025-02-30", "date: 2025-07-27")
@@ -166,8 +173,9 @@ def _citations_follow_the_bibtex_file(served, tab):
     line = page.read_text(encoding="utf-8").split("\n").index(
         next(ln for ln in page.read_text(encoding="utf-8").split("\n") if "@rashka2024" in ln)) + 1
     try:
-        panel = tab.wait_for_selector(".journal-run--failed:has-text('unknown citation key')", timeout=RELOAD_MS)
-        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in panel.inner_text(), panel.inner_text()
+        tab.wait_for_selector(".journal-run--failed:has-text('unknown citation key')", timeout=RELOAD_MS)
+        text = _text(tab, ".journal-run--failed:has-text('unknown citation key')")
+        assert f"{ENTRY}:{line}: unknown citation key 'rashka2024'" in text, text
     finally:
         _edit(page, "[@rashka2024, ch. 3]", "[@raschka2024, ch. 3]")
     tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
