@@ -176,3 +176,15 @@ def test_badge_says_what_ran_only_when_a_record_holds():
 def test_badge_goes_under_the_title():
     assert add_badge("<h1 id='t'>T</h1><p>x</p>", "<p>B</p>") == "<h1 id='t'>T</h1>\n<p>B</p><p>x</p>"
     assert add_badge("<p>x</p>", "<p>B</p>") == "<p>B</p>\n<p>x</p>"
+
+
+def test_a_check_may_keep_fewer_states(root):
+    """A built page's check keeps 2 (its full-page screenshot is 1.6 MB): the newest two hold again."""
+    record = Record(root)
+    page = root / "docs" / "p.md"
+    for n in range(4):
+        page.write_text(f"version {n}\n")
+        record.passed("site check", "t p", "env", read(root), {"n": n}, keep=2)
+    assert sqlite3.connect(record.path).execute("SELECT COUNT(*) FROM passed").fetchone()[0] == 2
+    page.write_text("version 2\n")
+    assert record.find("site check", "t p", "env") == {"n": 2}

@@ -33,6 +33,9 @@ from journal_tools.core.record.inputs import Inputs, Record, environment
 
 ROOT = Path.cwd().resolve()  # the journal under test: pytest runs from its top folder
 KIND = "site check"
+# Records kept per test and page: a revert checks its pages again rather than keep more (a full-page
+# screenshot kept in a record is 1.6 MB; 8 of each made the record 30 MB).
+KEEP = 2
 # Fetched by Material on every page for its search box, changed by every edit; never drawn by a page check.
 NOT_KEYED = ("search/search_index.json",)
 _CODE = (ROOT / "tests" / "conftest.py", ROOT / "tests" / "browser" / "conftest.py", Path(__file__))
@@ -90,7 +93,7 @@ class PageChecks:
             if dep is not None and dep not in NOT_KEYED:
                 files.add(dep)
         inputs = Inputs.observe([f"site:{dep}" for dep in sorted(files)], roots={"site": self.site})
-        self.record.passed(KIND, self._subject(rel), self.test_key, inputs, result)
+        self.record.passed(KIND, self._subject(rel), self.test_key, inputs, result, keep=KEEP)
 
     def note(self) -> str:
         """What was reused, for the test's own output."""

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from journal_tools.core.record import code_reads
 from journal_tools.core.record.inputs import Record
 
 # The journal under test: pytest runs from its top folder (the Makefile's targets do).
@@ -52,7 +53,10 @@ FONTS = Path(".cache") / "fonts"
 # bytes as a fresh copy (toolkit/tests/sites/test_reproducible.py builds both and compares); it
 # only skips re-executing notebooks and re-drawing figures that did not change.
 BUILD_CACHES = ("mkdocs-jupyter",)
-RECORD_KINDS = ("figure",)  # the record's rows a test build takes from the checkout and the store (figures drawn)
+# The record's rows a test build takes from the checkout's record and gives back: figures drawn, and what
+# an entry's code read (for its downloads; without them every session build ran every entry's code). Not
+# the pages' passed tests: a copy's badges stay those of a build with none, whatever the checkout ran.
+RECORD_KINDS = ("figure", code_reads.KIND)
 # Where the tests keep what their builds added to those caches, for the next
 # session: the author's own .cache/ is only read (make build evicts what it did
 # not use, so fixture-journal entries would not survive there). An entry no test

@@ -51,7 +51,7 @@ __all__ = ["KEPT", "NAME", "Inputs", "Record", "environment", "fresh"]
 
 NAME = "record.sqlite"  # under the journal's .cache/
 KEPT = 8  # records kept per check and subject: reverts to any of the last 8 passing states hold
-_SCHEMA = 1
+_SCHEMA = 2  # 2: site checks keep 2 rows, the file gives back what is dropped
 _PACKAGE = Path(__file__).resolve().parents[2]  # journal_tools/
 MISSING = "missing"
 
@@ -191,15 +191,16 @@ class Record:
 
     # -- telling ----------------------------------------------------------------------------------
 
-    def passed(self, kind: str, subject: str, key: str, inputs: Inputs, result: Mapping | None = None) -> None:
-        """Write down a passed check (the newest :data:`KEPT` of its kind and subject are kept)."""
+    def passed(self, kind: str, subject: str, key: str, inputs: Inputs, result: Mapping | None = None,
+               keep: int = KEPT) -> None:
+        """Write down a passed check (the newest ``keep`` of its kind and subject are kept)."""
         with self._writing() as db:
             if db is None:
                 return
             db.execute("INSERT OR REPLACE INTO passed VALUES (?, ?, ?, ?, ?, ?)",
                        (kind, subject, key, inputs.to_json(), json.dumps(dict(result or {})), time.time()))
             db.execute("DELETE FROM passed WHERE kind = ? AND subject = ? AND rowid NOT IN (SELECT rowid FROM passed "
-                       "WHERE kind = ? AND subject = ? ORDER BY at DESC LIMIT ?)", (kind, subject, kind, subject, KEPT))
+                       "WHERE kind = ? AND subject = ? ORDER BY at DESC LIMIT ?)", (kind, subject, kind, subject, keep))
 
     def failed(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> None:
         """A check failed with its inputs as they are now: drop each of its records that holds now."""
@@ -268,10 +269,13 @@ class Record:
             # No sync to disk at each commit (a thousand pages' render checks are a thousand commits):
             # a crash of the machine may lose or break the file, which then only costs a run (below).
             db.execute("PRAGMA synchronous=OFF")
+            db.execute("PRAGMA auto_vacuum=FULL")  # rows dropped give their space back (a new file; below, an old one)
             db.execute("CREATE TABLE IF NOT EXISTS passed (kind TEXT, subject TEXT, key TEXT, inputs TEXT, "
                        "result TEXT, at REAL, PRIMARY KEY (kind, subject, key, inputs))")
             if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
                 db.execute("DELETE FROM passed")  # another layout's rows: not trusted
+                db.commit()
+                db.execute("VACUUM")  # (auto_vacuum takes effect on an existing file only after one)
                 db.execute(f"PRAGMA user_version = {_SCHEMA}")
         except (OSError, sqlite3.Error):
             return None
