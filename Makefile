@@ -21,7 +21,7 @@ POSTS ?=
 
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test test-toolkit check lint build update-outputs new bench fuzz clean setup
+.PHONY: serve test test-toolkit check lint lint-toolkit build update-outputs new bench fuzz clean setup
 
 setup: $(STAMP) $(FONT_STAMP)
 
@@ -55,7 +55,7 @@ test: setup lint
 
 # The toolkit's own suite (toolkit/tests/), run from here: it reads this checkout's pins and
 # math font, and builds only its fixture journal. CI runs it beside `make test`.
-test-toolkit: setup
+test-toolkit: setup lint-toolkit
 	$(BIN)/python -m pytest -c toolkit/pyproject.toml --rootdir toolkit toolkit/tests $(PYTEST_ARGS)
 
 # One page's tests, the small loop while writing: make check PAGE=docs/blog/posts/<entry>.md
@@ -74,17 +74,22 @@ fuzz: setup
 		toolkit/tests/core/test_fuzz_pages.py -k fuzzed_pages \
 		-p no:randomly -n 0
 
-# Static checks, one line per tool; any finding fails. zizmor audits the workflow
-# and dependabot.yml offline with every audit on (the auditor persona) and fails on
-# a file it cannot parse (--strict-collection). ruff: pyflakes, pycodestyle, import
-# order, mccabe complexity <= 12, docstrings on public functions (pyproject.toml).
-# ruff reads each part's settings (pyproject.toml, toolkit/pyproject.toml). lint-imports: the
-# layers of journal_tools (core < compat < the three plugins < commands and testing), the
-# contract in toolkit/pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
+# The journal's static checks, one line per tool; any finding fails. ruff on the journal's own
+# Python (snippets/, tests/, the notebooks in docs/; pyproject.toml's settings: pyflakes,
+# pycodestyle, import order, mccabe complexity <= 12). zizmor audits the workflow and
+# dependabot.yml offline with every audit on (the auditor persona) and fails on a file it
+# cannot parse (--strict-collection).
 lint: setup
-	$(BIN)/ruff check --no-cache .
-	$(BIN)/lint-imports --no-cache --config toolkit/pyproject.toml
+	$(BIN)/ruff check --no-cache snippets tests docs
 	$(BIN)/zizmor --offline --persona auditor --strict-collection --no-progress .github/
+
+# The toolkit's static checks, run by `make test-toolkit`: ruff with toolkit/pyproject.toml's
+# settings (docstrings on public functions too), and lint-imports: the layers of journal_tools
+# (core < compat < the three plugins < commands and testing), the contract in
+# toolkit/pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
+lint-toolkit: setup
+	$(BIN)/ruff check --no-cache toolkit
+	$(BIN)/lint-imports --no-cache --config toolkit/pyproject.toml
 
 # Builds into a temporary folder and swaps it into site/ only when the build succeeds.
 build: setup
