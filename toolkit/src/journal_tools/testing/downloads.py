@@ -196,13 +196,6 @@ def _cell_line(text_lines: list[str], cell_id: str) -> int:
 # A journal's test of one entry's downloads, and the page test that reports its failure
 
 
-def entries(root: Path) -> list[str]:
-    """Every entry of the journal at ``root`` (file names in docs/blog/posts/), drafts included:
-    the test build builds them (journal_tools.testing.site.with_drafts), so a draft's downloads
-    are checked before it is published."""
-    return sorted(p.name for p in (root / "docs" / "blog" / "posts").glob("*.md"))
-
-
 def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
     """The downloads ``downloads.make`` gives for entry ``name`` of the session build (with the files
     its code read, as the build was given them: by default what the build's record says,
@@ -213,7 +206,7 @@ def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
     from journal_tools.mkdocs_plugin import downloads
 
     settings = mkdocs_config.load(built.project / "mkdocs.yml")
-    src = built.project / "docs" / "blog" / "posts" / name
+    src = settings.blog.posts_dir / name
     if data_files is None:
         data_files = code_reads.files_read(Record(built.project), src, settings)
     return downloads.make(src, settings, data_files, site_links(built, settings)), parse_page(src, settings)
@@ -257,7 +250,7 @@ def _read_by_the_check(built, name: str) -> list[str]:
     from journal_tools.core.record.verified import read_by_tests
 
     settings = mkdocs_config.load(built.project / "mkdocs.yml")
-    return [f"project/{label}" for label in read_by_tests(built.project / "docs" / "blog" / "posts" / name, settings)]
+    return [f"project/{label}" for label in read_by_tests(settings.blog.posts_dir / name, settings)]
 
 
 def check_downloads(built, request, name: str) -> None:

@@ -38,7 +38,7 @@ KIND = "site check"
 KEEP = 2
 # Fetched by Material on every page for its search box, changed by every edit; never drawn by a page check.
 NOT_KEYED = ("search/search_index.json",)
-_CODE = (ROOT / "tests" / "conftest.py", ROOT / "tests" / "browser" / "conftest.py", Path(__file__))
+_CODE = (Path(__file__).with_name("fixtures.py"), Path(__file__))
 PROPERTY = "page_check_reused"  # user property of a test's report, once per reused page: its path
 
 

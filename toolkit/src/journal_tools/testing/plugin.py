@@ -1,4 +1,6 @@
-"""Pytest fixtures and markers shared by a journal's tests and the toolkit's suite.
+"""The toolkit's pytest plugin (entry point ``journal_checks``): every check of a journal's built
+site, collected from the journal's mkdocs.yml (testing/checks/, fixtures in testing/fixtures.py),
+and the markers, Chromium and summary lines a journal's tests and the toolkit's suite share.
 
 Markers by place (both pyproject.toml files register them): `browser` for every
 test under a browser/ folder, `slow` for it and for every test of a built site.
@@ -12,7 +14,7 @@ import os
 
 import pytest
 
-from journal_tools.testing import short_summary
+from journal_tools.testing import fixtures, short_summary
 from journal_tools.testing.prerequisites import require
 
 CHROMIUM = "/usr/bin/chromium"
@@ -23,6 +25,21 @@ CHROMIUM_ARGS = [
 
 # Fixtures that hand a test a whole built site: its test is slow by definition.
 SITE_BUILDS = ("built", "docs_build", "fixture_build")
+
+
+def pytest_configure(config):
+    """The built-site checks' fixtures, for every test of the session."""
+    if not config.pluginmanager.is_registered(fixtures):
+        config.pluginmanager.register(fixtures, "journal_checks.fixtures")
+
+
+def pytest_collect_file(file_path, parent):
+    """The journal's mkdocs.yml (at the rootdir: its top folder) collects every check of its built site."""
+    if file_path.name == "mkdocs.yml" and file_path.parent == parent.config.rootpath:
+        from journal_tools.testing.checks import SiteChecks
+
+        return SiteChecks.from_parent(parent, path=file_path)
+    return None
 
 
 def pytest_collection_modifyitems(items):
@@ -42,6 +59,11 @@ _LOCATED = pytest.StashKey[list]()
 def pytest_terminal_summary(terminalreporter):
     """A line per failure that made checks skip; the failures located in their own file taken out of
     pytest's short summary (which cuts the message to the terminal's width), for the end."""
+    from journal_tools.testing.page_check_reuse import summary as page_check_reuse_summary
+
+    reused = page_check_reuse_summary(terminalreporter.stats.get("passed", []))
+    if reused:  # where the reports arrive (the controller under pytest-xdist), so the figure is the run's
+        terminalreporter.write_line(reused)
     for line in short_summary.skips_caused_by_failures(terminalreporter.stats):
         terminalreporter.write_line(line)
     terminalreporter.config.stash[_LOCATED] = short_summary.take_located_failures(terminalreporter.stats)

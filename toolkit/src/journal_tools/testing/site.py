@@ -144,7 +144,7 @@ def keep_caches(project: Path) -> None:
 
 
 # The one test that builds the author's docs/ (the strict build of the real site).
-BUILD_TEST = "tests/test_site_build.py::test_docs_build"
+BUILD_TEST = "mkdocs.yml::build::test_docs_build"
 
 
 def without_notebook_execution(project: Path) -> Path:

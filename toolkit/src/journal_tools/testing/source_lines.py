@@ -45,7 +45,7 @@ class SourceLines:
         docs = self.settings.docs_dir
         html = (site / rel).read_text(encoding="utf-8") if (site / rel).is_file() else ""
         stems = set(_DOWNLOAD_LINK.findall(html))
-        posts = [p for p in (docs / "blog" / "posts").glob("*.md") if p.stem in stems]
+        posts = [p for p in self.settings.blog.posts_dir.glob("*.md") if p.stem in stems] if self.settings.blog else []
         if len(posts) == 1:
             return posts[0]
         folder = rel.removesuffix("index.html").rstrip("/")

@@ -4,19 +4,16 @@ navigation, permalinks, excerpts, pagers and the 404 page included.
 
 Read with html.parser over every HTML file of the session's build: <a href>,
 <link href>, <img src>, <script src>. Internal means relative, root-relative
-under site_url's path (/llm-journal/..., as 404.html writes them), or
-absolute under site_url. Links to other sites are not followed (the site
-works offline; tests/test_site_build.py checks nothing is loaded from them).
+under site_url's path (as 404.html writes them), or absolute under site_url.
+Links to other sites are not followed (the site works offline; checks/build.py
+checks nothing is loaded from them).
 """
 
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
-
-from journal_tools.testing.site import ROOT
 
 _REF_ATTRS = {"a": "href", "link": "href", "img": "src", "script": "src"}
 
@@ -43,11 +40,6 @@ def read_page(path: Path) -> _Page:
     p.feed(path.read_text(encoding="utf-8"))
     p.close()
     return p
-
-
-def site_url_of(project: Path) -> str:
-    m = re.search(r"(?m)^site_url:\s*['\"]?([^'\"\s]+)", (project / "mkdocs.yml").read_text(encoding="utf-8"))
-    return m.group(1).rstrip("/") + "/" if m else "/"
 
 
 def broken_links(site: Path, site_url: str) -> list[str]:
@@ -88,47 +80,10 @@ def broken_links(site: Path, site_url: str) -> list[str]:
     return problems
 
 
-def test_every_internal_link_and_anchor_resolves(built):
+def test_every_internal_link_and_anchor_resolves(built, journal):
     pages = built.html_pages()
     assert len(pages) > 3
-    problems = broken_links(built.site, site_url_of(built.project))
+    problems = broken_links(built.site, journal.site_url)
     assert not problems, f"{len(problems)} broken links:\n" + "\n".join(problems)
 
 
-def test_link_check_catches_missing_files_and_anchors(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "index.html").write_text(
-        '<nav><a href="#here">ok</a><a href="#check-2-with-copied-weights">toc</a></nav>'
-        '<h3 id="here">x</h3><a href="a/#top">ok</a><a href="a/#gone">anchor</a><a href="b/">file</a>'
-        '<a href="https://example.org/x/">other site</a><a href="https://s.example/j/a/">ours, absolute</a>'
-        '<link rel="stylesheet" href="/j/missing.css">',
-        encoding="utf-8")
-    (tmp_path / "a" / "index.html").write_text('<h1 id="top">A</h1>', encoding="utf-8")
-    problems = broken_links(tmp_path, "https://s.example/j/")
-    assert len(problems) == 4, problems
-    assert any("no id 'check-2-with-copied-weights' on index.html" in p for p in problems)
-    assert any("no id 'gone' on a/index.html" in p for p in problems)
-    assert any("no file b/index.html" in p for p in problems)
-    assert any("no file missing.css" in p for p in problems)
-
-
-def test_nbtoc_aligns_a_toc_with_inline_code_headings():
-    from mkdocs.structure.toc import get_toc
-
-    from journal_tools.mkdocs_plugin.nbtoc import align_toc
-
-    toc = get_toc([{"level": 2, "id": "checks", "name": "Checks", "children": [
-        {"level": 3, "id": "check-2-with-copied-weights", "name": "Check 2: with copied weights", "children": []}]}])
-    html = ('<h2 id="checks">Checks<a class="anchor-link" href="#checks">¶</a></h2>'
-            '<h3 id="check-2-nnmultiheadattention-with-copied-weights">Check 2: <code>nn.MultiheadAttention</code>'
-            ' with copied weights<a class="anchor-link" href="#x">¶</a></h3>')
-    assert align_toc(html, toc)
-    child = toc.items[0].children[0]
-    assert (child.id, child.title) == ("check-2-nnmultiheadattention-with-copied-weights",
-                                       "Check 2: nn.MultiheadAttention with copied weights")
-    assert child.url == "#check-2-nnmultiheadattention-with-copied-weights"
-    assert not align_toc(html, toc)  # already aligned: nothing to do
-
-
-def test_site_url_read():
-    assert site_url_of(ROOT).startswith("http")

@@ -1,29 +1,73 @@
-"""Browser fixtures of the journal's checks: the session's build (tests/conftest.py
-`built`) served on 127.0.0.1 by a threaded http.server on a free port, for the
-Chromium of tests/conftest.py (`browser`)."""
+"""The fixtures of the checks of a journal's built site (testing/checks/), registered by the
+toolkit's pytest plugin: the journal read from its mkdocs.yml, the session's one build of it,
+that build served on 127.0.0.1, and Chromium's visits of it.
+
+``docs_build``: one ``mkdocs build --strict`` per session of a frozen copy of the journal,
+drafts included (a draft gets every check of the built site before it is published;
+``make build`` still leaves it out); it never fails by itself. Exactly one test reports on it
+(``BUILD_TEST``). ``built``: that build, for the checks that look at it; when it failed they
+skip naming that test, so one mistake in docs/ is one failure, and when that test is not in
+the run (``-k``) they fail with the build's first problem, so a failed build is never only skips.
+"""
 
 from __future__ import annotations
 
 import functools
 import os
-import re
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
-from journal_tools.testing.page_check_reuse import PageChecks
-from journal_tools.testing.source_lines import SourceLines
+# The modules the fixtures use are imported by them, not here: this module is registered in every
+# pytest run of the journal, `make check PAGE=...` too, which builds no site.
+
+
+@pytest.fixture(scope="session")
+def docs_build(tmp_path_factory, request):
+    """The session's one strict build of a frozen copy of the journal (drafts built); never fails itself."""
+    from journal_tools.testing.site import copy_project, session_build, with_drafts
+
+    root = request.config.rootpath
+    return session_build(tmp_path_factory, "journal-build", lambda folder: with_drafts(copy_project(folder, root)))
+
+
+@pytest.fixture(scope="session")
+def built(docs_build, request):
+    """That build, for the checks that look at it (skips naming BUILD_TEST when it failed)."""
+    from journal_tools.testing.site import BUILD_TEST, build_problem, in_this_run
+
+    if docs_build.returncode != 0:
+        if in_this_run(request.session, BUILD_TEST):
+            pytest.skip(f"docs/ did not build, so there is no site to look at: {BUILD_TEST} reports why")
+        pytest.fail(f"{build_problem(docs_build.output, docs_build.project)}\n(docs/ did not build; "
+                    f"{BUILD_TEST}, which reports it, is not in this run)", pytrace=False)
+    return docs_build
+
+
+@pytest.fixture(scope="session")
+def journal(built):
+    """The frozen copy the session built, read as its checks read it."""
+    from journal_tools.testing.journal import Journal
+
+    return Journal(built.project)
+
+
+@pytest.fixture(scope="session")
+def sources(built):
+    """The source ``file:line`` behind an element of a built page (testing/source_lines.py)."""
+    from journal_tools.testing.source_lines import SourceLines
+
+    return SourceLines(built.project)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
     prefix = "/"
 
     def translate_path(self, path):
-        # Served under site_url's path, as GitHub Pages does (404.html links its
-        # assets absolutely: /llm-journal/assets/...). Anything else is a 404.
+        # Served under site_url's path, as GitHub Pages does (404.html links its assets
+        # absolutely: /<repository>/assets/...). Anything else is a 404.
         if not path.startswith(self.prefix):
             return os.path.join(self.directory, "\0-outside-the-site")
         return super().translate_path("/" + path[len(self.prefix):])
@@ -32,15 +76,9 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def site_prefix(project: Path) -> str:
-    """The path of site_url in mkdocs.yml ("/llm-journal/"), or "/"."""
-    config = (project / "mkdocs.yml").read_text(encoding="utf-8")
-    m = re.search(r"(?m)^site_url:\s*['\"]?([^'\"\s]+)", config)
-    path = urlsplit(m.group(1)).path if m else "/"
-    return "/" + path.strip("/") + "/" if path.strip("/") else "/"
-
-
 class Server:
+    """``root`` served on a free port of 127.0.0.1 under ``prefix``, from a thread."""
+
     def __init__(self, root: Path, prefix: str = "/"):
         handler_cls = type("Handler", (_QuietHandler,), {"prefix": prefix})
         handler = functools.partial(handler_cls, directory=str(root))
@@ -53,28 +91,31 @@ class Server:
         self.thread.start()
 
     def url(self, rel: str) -> str:
+        """The URL of the site's file ``rel``."""
         return f"{self.origin}{self.prefix}{rel}"
 
     def close(self) -> None:
+        """Stop serving."""
         self.httpd.shutdown()
         self.httpd.server_close()
 
 
 @pytest.fixture(scope="session")
-def server(built):
-    srv = Server(built.site, site_prefix(built.project))
+def server(built, journal):
+    """The session's build served under site_url's path."""
+    srv = Server(built.site, journal.site_prefix)
     yield srv
     srv.close()
 
 
 class Visit:
-    """One page load with everything that went wrong recorded."""
+    """One browser context on the served site, with everything that went wrong recorded."""
 
     def __init__(self, browser, server: Server, *, color_scheme: str = "light"):
         self.server = server
         self.console_errors: list[str] = []
         self.outside: list[str] = []
-        self.fetched: list[str] = []  # every URL of the site requested (journal_tools/testing/page_check_reuse.py keys on them)
+        self.fetched: list[str] = []  # every URL of the site requested (the page check records key on them)
         self.context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900},
                                            service_workers="block")
         self.context.route("**/*", self._route)
@@ -112,11 +153,13 @@ class Visit:
             assert got == scheme, f"{rel}: Material's scheme is {got!r}, not the {scheme!r} the browser asked for"
 
     def close(self) -> None:
+        """Close the browser context."""
         self.context.close()
 
 
 @pytest.fixture
 def visit(browser, server):
+    """``visit(color_scheme=...)`` opens a Visit; all are closed after the test."""
     visits: list[Visit] = []
 
     def open_visit(**kwargs) -> Visit:
@@ -130,12 +173,8 @@ def visit(browser, server):
 
 
 @pytest.fixture
-def page_checks(request, built, server, browser) -> PageChecks:
+def page_checks(request, built, server, browser):
     """The records of this test's passing page checks, reused while nothing a page loads changed."""
+    from journal_tools.testing.page_check_reuse import PageChecks
+
     return PageChecks(request, built.site, server.prefix, browser.version)
-
-
-@pytest.fixture(scope="session")
-def sources(built) -> SourceLines:
-    """The source ``file:line`` behind an element of a built page (journal_tools/testing/source_lines.py)."""
-    return SourceLines(built.project)

@@ -26,7 +26,7 @@ radical is not drawn) and for the 2 with a subscript h (drawn with other pixels)
 The load with the served font also checks every script against its base on the ink
 (:func:`ink_problems`, journal_tools/testing/formula_ink.py): a script whose ink comes
 closer than 0.5 CSS px to its base's fails at the formula's source line. The 390 px
-check of the same runs on the phone test's load (tests/browser/test_phones.py).
+check of the same runs on the phone test's load (checks/browser/phones.py).
 """
 
 from __future__ import annotations

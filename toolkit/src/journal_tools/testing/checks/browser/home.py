@@ -19,12 +19,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-import yaml
-from mkdocs.utils import meta as mkdocs_meta
-
-from journal_tools.compat import mkdocs_config
-from journal_tools.testing.site import heading_text
-
 
 class _Links(HTMLParser):
     """Every <a> (href, rel, class, text) and <time datetime> of a page, with
@@ -85,37 +79,6 @@ def parse(path: Path) -> _Links:
     return p
 
 
-def _entries(project: Path) -> list[dict]:
-    """Built entries, oldest first: title, date, categories, tags, file. Drafts too: the test build
-    builds them (journal_tools.testing.site.with_drafts), so they are listed and linked as they
-    will be once published."""
-    found = []
-    for path in sorted((project / "docs" / "blog" / "posts").glob("*.md")):
-        body, meta = mkdocs_meta.get_data(path.read_text(encoding="utf-8"))
-        date = meta["date"]["created"] if isinstance(meta["date"], dict) else meta["date"]
-        title = meta.get("title") or _rendered(re.search(r"(?m)^# (.+)$", body).group(0), project)
-        found.append({"title": title, "date": date, "categories": meta.get("categories") or [],
-                      "tags": meta.get("tags") or [], "file": path.name})
-    return sorted(found, key=lambda e: e["date"])
-
-
-def _rendered(heading: str, project: Path) -> str:
-    """A Markdown heading as a reader sees it ("# C\\#" is "C#"): the title the pages show."""
-    return heading_text(mkdocs_config.load(project / "mkdocs.yml").markdown().convert(heading))
-
-
-def _categories_allowed(project: Path) -> list[str]:
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !!python/name: tags
-    config = yaml.load((project / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    for plugin in config["plugins"]:
-        if isinstance(plugin, dict) and "blog" in plugin:
-            return plugin["blog"].get("categories_allowed") or []
-    raise AssertionError("no blog plugin in mkdocs.yml")
-
-
 def _target(site: Path, page_rel: str, href: str) -> Path | None:
     """The built file a relative link of page_rel points to (None: external)."""
     parts = urlsplit(href)
@@ -126,88 +89,79 @@ def _target(site: Path, page_rel: str, href: str) -> Path | None:
     return path / "index.html" if url.endswith("/") else path
 
 
-def _entry_page(site: Path, entry: dict) -> str:
-    """The built entry page of ``entry`` (found by its title in the page's <h1>)."""
-    d = entry["date"]
-    for page in sorted(site.glob(f"blog/{d:%Y/%m/%d}/*/index.html")):
-        if heading_text(page.read_text(encoding="utf-8")) == entry["title"]:
-            return page.relative_to(site).as_posix()
-    raise AssertionError(f"no built page for {entry['file']} under blog/{d:%Y/%m/%d}/")
-
-
-def test_home_lists_latest_entries_newest_first(built):
-    entries = _entries(built.project)
-    assert entries, "no entries"
+def test_home_lists_latest_entries_newest_first(built, journal):
+    entries = journal.entries  # drafts too: the test build lists them as it will once they are published
     home = parse(built.site / "index.html")
     assert home.articles >= min(len(entries), 1), "no entry excerpts on the home page"
     shown = []  # (article, title) in page order
     for link in home.links:
-        if link["article"] and link["text"].strip() in {e["title"] for e in entries}:
+        if link["article"] and link["text"].strip() in {e.title for e in entries}:
             target = _target(built.site, "index.html", link["href"])
             assert target is not None and target.is_file(), f"home: link to {link['href']!r} resolves to nothing"
             if (link["article"], link["text"].strip()) not in shown:
                 shown.append((link["article"], link["text"].strip()))
-    newest_first = [e["title"] for e in reversed(entries)]
+    newest_first = [e.title for e in reversed(entries)]
     titles = [t for _, t in shown]
     assert titles == newest_first[: len(titles)] and titles, f"home lists {titles}, expected newest first {newest_first}"
-    by_title = {e["title"]: e for e in entries}
+    by_title = {e.title: e for e in entries}
     for article, title in shown:
         dates = [d for a, d in home.times if a == article]
-        assert any(d.startswith(by_title[title]["date"].isoformat()) for d in dates), (
-            f"home: excerpt of {title!r} has no <time> with {by_title[title]['date']} (has {dates})")
+        assert any(d.startswith(by_title[title].date.isoformat()) for d in dates), (
+            f"home: excerpt of {title!r} has no <time> with {by_title[title].date} (has {dates})")
         # An excerpt: text beyond the title, date, category and "Continue reading".
         links = " ".join(lk["text"] for lk in home.links if lk["article"] == article)
         text = " ".join(home.article_text[article].split())
         assert len(text) - len(" ".join(links.split())) > 80, f"home: no excerpt under {title!r}: {text!r}"
 
 
-def test_home_links_archive_categories_tags_and_feed(built):
-    entries = _entries(built.project)
+def test_home_links_archive_categories_tags_and_feed(built, journal):
+    entries = journal.entries
     home = parse(built.site / "index.html")
     hrefs = {lk["href"] for lk in home.links}
 
     def resolves(pattern: str) -> list[str]:
         return [h for h in hrefs if re.search(pattern, h) and (_target(built.site, "index.html", h) or Path("/-")).is_file()]
 
-    years = {f"{e['date']:%Y}" for e in entries}
+    years = {f"{e.date:%Y}" for e in entries}
     for year in years:
         assert resolves(rf"archive/{year}/$"), f"home: no working link to the archive of {year} ({sorted(hrefs)})"
-    used = {c for e in entries for c in e["categories"]}
+    used = {c for e in entries for c in e.categories}
     for category in used:
         slug = re.sub(r"[^a-z0-9]+", "-", category.lower()).strip("-")
         assert resolves(rf"category/{slug}/$"), f"home: no working link to category {category!r}"
     assert resolves(r"^tags/$"), "home: no working link to the tags page"
     assert resolves(r"feed_rss_created\.xml$"), "home: no working link to the RSS feed"
     # Categories allowed for new entries but without any: not on the home page.
-    empty = [c for c in _categories_allowed(built.project) if c not in used]
+    empty = [c for c in journal.settings.blog.categories_allowed if c not in used]
     named = [c for c in empty if re.search(rf"\b{re.escape(c)}\b", home.text, re.IGNORECASE)]
     assert not named, f"home page names categories with no entries: {named}"
 
 
-def test_tags_page_lists_every_tag(built):
+def test_tags_page_lists_every_tag(built, journal):
     page = built.site / "tags" / "index.html"
     assert page.is_file(), "no tags page (docs/tags.md)"
     tags = parse(page)
-    for entry in _entries(built.project):
-        for tag in entry["tags"]:
-            assert tag in tags.text, f"tags page: no tag {tag!r} (of {entry['file']})"
-        if entry["tags"]:  # an entry with no tags (make new starts with none) is on no tag's list
-            assert any(lk["text"].strip() == entry["title"] for lk in tags.links), f"tags page: no link to {entry['title']!r}"
+    for entry in journal.entries:
+        for tag in entry.tags:
+            assert tag in tags.text, f"tags page: no tag {tag!r} (of {entry.name})"
+        if entry.tags:  # an entry with no tags (make new starts with none) is on no tag's list
+            assert any(lk["text"].strip() == entry.title for lk in tags.links), f"tags page: no link to {entry.title!r}"
 
 
-def test_entries_link_previous_and_next(built):
-    entries = _entries(built.project)
-    pages = [_entry_page(built.site, e) for e in entries]
+def test_entries_link_previous_and_next(built, journal):
+    entries = journal.entries
+    on = journal.entry_pages(built.site)
+    pages = [on[e] for e in entries]
     for i, rel in enumerate(pages):
         links = parse(built.site / rel).links
         for rel_name, j in (("prev", i - 1), ("next", i + 1)):
             found = [lk for lk in links if rel_name in lk["rel"].split()]
             if 0 <= j < len(pages):
-                assert found, f"{rel}: no rel={rel_name} link (expected {entries[j]['title']!r})"
+                assert found, f"{rel}: no rel={rel_name} link (expected {entries[j].title!r})"
                 target = _target(built.site, rel, found[0]["href"])
                 assert target == built.site / pages[j], f"{rel}: rel={rel_name} goes to {found[0]['href']}, not {pages[j]}"
-                assert entries[j]["title"] in found[0]["text"]
-                assert f"{entries[j]['date']:%B} {entries[j]['date'].day}, {entries[j]['date']:%Y}" in found[0]["text"]
+                assert entries[j].title in found[0]["text"]
+                assert f"{entries[j].date:%B} {entries[j].date.day}, {entries[j].date:%Y}" in found[0]["text"]
             else:
                 assert not found, f"{rel}: rel={rel_name} link past the end of the journal: {found}"
 

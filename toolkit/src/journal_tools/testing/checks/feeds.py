@@ -1,4 +1,5 @@
-"""Every feed the build writes, read as a feed reader reads it.
+"""Every feed the build writes, read as a feed reader reads it: every published entry in each
+RSS feed with its front matter's date, and each item's description usable away from the site.
 
 RSS feeds (feed_rss_*.xml) are parsed with feedparser (pinned in
 requirements.txt), JSON feeds (feed_json_*.json) with json. For every item of
@@ -7,7 +8,7 @@ every feed, the description a reader shows:
 - holds no raw TeX ($, \\( \\[, \\begin): math reaches readers as MathML;
 - links (href, src) only to absolute URLs under site_url (a reader shows the
   description away from the site, so a relative link or a link to a source
-  file such as 2025-07-26-x.md is broken there), each of which names a file
+  file such as an entry's .md is broken there), each of which names a file
   of the built site, and each #fragment an id on that page;
 - does not repeat the item's title as an <h1> (the reader shows the title).
 
@@ -20,22 +21,15 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
+from email.utils import parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import feedparser
-import pytest
-
-from journal_tools.testing.site import ROOT
 
 TEX = re.compile(r"\$|\\\(|\\\[|\\begin\b")
-
-
-def _site_url(project: Path) -> str:
-    m = re.search(r"(?m)^site_url:\s*['\"]?([^'\"\s]+)", (project / "mkdocs.yml").read_text(encoding="utf-8"))
-    assert m, "no site_url in mkdocs.yml"
-    return m.group(1).rstrip("/") + "/"
 
 
 class _Refs(HTMLParser):
@@ -75,7 +69,7 @@ def refs_of(html: str) -> _Refs:
     return p
 
 
-def built_file(site: Path, site_url: str, url: str) -> Path | None:
+def _built_file(site: Path, site_url: str, url: str) -> Path | None:
     """The file of ``site`` that ``url`` (absolute, under site_url) names."""
     if not url.startswith(site_url):
         return None
@@ -94,7 +88,7 @@ def description_problems(site: Path, site_url: str, title: str, html: str) -> li
         problems.append(f"<h1>{' '.join(h1.split())}</h1> in the description" +
                         (" (the item's title again)" if " ".join(h1.split()) == title else ""))
     for url in refs.refs:
-        target = built_file(site, site_url, url)
+        target = _built_file(site, site_url, url)
         if target is None:
             if not url.startswith(("http://", "https://")) or url.startswith(site_url[: len(site_url) - 1]):
                 problems.append(f"link {url!r} is not an absolute URL under {site_url}")
@@ -122,11 +116,10 @@ def items(path: Path, **parse_options) -> list[tuple[str, str]]:
     return [(e.get("title", ""), e.get("summary", "")) for e in parsed.entries]
 
 
-def test_every_feed_has_usable_descriptions(built):
-    site_url = _site_url(built.project)
+def test_every_feed_has_usable_descriptions(built, journal):
+    site_url = journal.site_url
     found = feeds(built.site)
-    names = [p.name for p in found]
-    assert "feed_rss_created.xml" in names and "feed_rss_updated.xml" in names, names
+    assert found, "the build wrote no feed (feed_*.xml, feed_*.json)"
     problems = []
     n_items = 0
     for path in found:
@@ -135,6 +128,8 @@ def test_every_feed_has_usable_descriptions(built):
         assert raw, f"{path.name}: no items"
         n_items += len(raw)
         for title, html in raw:
+            if not html:
+                problems.append(f"{path.name}: {title!r}: no description")
             problems += [f"{path.name}: {title!r}: {p}" for p in description_problems(built.site, site_url, title, html)]
         # ... and as a reader shows it (sanitised): still no TeX.
         if path.suffix == ".xml":
@@ -144,36 +139,39 @@ def test_every_feed_has_usable_descriptions(built):
     assert not problems, f"{len(problems)} problems in {n_items} feed items:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("html, expected", [
-    ('<h1>T</h1><p>x</p>', "<h1>T</h1> in the description (the item's title again)"),
-    ('<p>In our <a href="2025-07-26-x.md">walkthrough</a></p>', "is not an absolute URL under"),
-    ('<p><a href="https://example.github.io/llm-journal/nope/">x</a></p>', "no such file in the built site"),
-    ('<p>weights $W^{Q}$</p>', "raw TeX '$'"),
-    ('<p>\\(x\\) and \\begin{bmatrix}</p>', "raw TeX '\\\\('"),
-])
-def test_description_check_catches_bad_items(tmp_path, html, expected):
-    (tmp_path / "index.html").write_text("<h1 id='top'>home</h1>", encoding="utf-8")
-    problems = description_problems(tmp_path, "https://example.github.io/llm-journal/", "T", html)
-    assert any(expected in p for p in problems), problems
 
 
-def test_site_url_is_read_from_the_project():
-    assert _site_url(ROOT).startswith("http")
+def test_every_rss_feed_lists_every_entry_with_its_date(built, journal):
+    """Each entry the build published is an item of each RSS feed, under its title, with the date of
+    its front matter (date_from_meta: never a git time) and its link under site_url; the feed's
+    logo is under site_url too."""
+    rss = sorted(built.site.glob("feed_rss_*.xml"))
+    assert rss, "the build wrote no RSS feed (feed_rss_*.xml)"
+    published = journal.published()
+    for feed in rss:
+        channel = ET.parse(feed).getroot().find("channel")  # raises on invalid XML
+        assert channel is not None, f"{feed.name}: no <channel>"
+        image = channel.findtext("image/url")
+        assert image is None or image.startswith(journal.site_url), f"{feed.name}: logo {image} not under {journal.site_url}"
+        items = {item.findtext("title", "").strip(): item for item in channel.findall("item")}
+        assert len(items) == len(published), (f"{feed.name}: {len(items)} items for {len(published)} published entries "
+                                              f"({sorted(items)})")
+        problems = []
+        for entry in published:
+            item = items.get(entry.title)
+            if item is None:
+                problems.append(f"{journal.settings.rel(entry.path)} ({entry.title!r}) is not in the feed")
+                continue
+            got = parsedate_to_datetime(item.findtext("pubDate")).date()
+            if got != entry.date:
+                problems.append(f"{journal.settings.rel(entry.path)}: the feed says {got}, its front matter {entry.date}")
+            if not item.findtext("link", "").startswith(journal.site_url):
+                problems.append(f"{journal.settings.rel(entry.path)}: link {item.findtext('link')} not under {journal.site_url}")
+        assert not problems, f"{feed.name}:\n" + "\n".join(problems)
 
 
-def test_excerpt_for_feed_drops_title_and_permalinks_and_makes_links_absolute():
-    from journal_tools.mkdocs_plugin.feeds import excerpt_html
-
-    def excerpt_for_feed(html, url):
-        return excerpt_html(html, "<!-- more -->", url)
-
-    html = ('<h1 id="t">Title<a class="headerlink" href="#t" title="Permanent link">¶</a></h1>\n'
-            '<p>See <a href="../../26/x/">the last one</a>, <a href="#sec">below</a>, '
-            '<img src="../img.svg" alt=""> and <a href="https://other.org/">elsewhere</a>.</p>\n'
-            "<!-- more -->\n<p>not in the feed</p>")
-    out = excerpt_for_feed(html, "https://example.github.io/j/blog/2025/07/27/y/")
-    assert out == ('<p>See <a href="https://example.github.io/j/blog/2025/07/26/x/">the last one</a>, '
-                   '<a href="https://example.github.io/j/blog/2025/07/27/y/#sec">below</a>, '
-                   '<img src="https://example.github.io/j/blog/2025/07/27/img.svg" alt=""> and '
-                   '<a href="https://other.org/">elsewhere</a>.</p>')
-    assert excerpt_for_feed("<p>no separator</p>", "https://x.org/") is None
+def test_entries_write_dates_one_way(journal):
+    """date_from_meta reads one key: every entry has a `date: YYYY-MM-DD` line."""
+    bad = [journal.settings.rel(e.path) for e in journal.entries
+           if not re.search(r"^date: \d{4}-\d{2}-\d{2}\s*$", e.path.read_text(encoding="utf-8").split("\n---", 1)[0], re.M)]
+    assert not bad, f"entries without a `date: YYYY-MM-DD` line: {bad}"

@@ -1,6 +1,6 @@
 """On a phone (390 px wide), light and dark palette, each page loaded once for:
 
-- axe-core, as at 1280 px (tests/browser/test_accessibility.py), first,
+- axe-core, as at 1280 px (checks/browser/axe.py), first,
   on the page as the reader gets it;
 - no page scrolls sideways (document.scrollingElement.scrollWidth <=
   clientWidth): wide math, code and outputs scroll inside their own box;
@@ -11,7 +11,7 @@
   screenshotted at the start and at the end of its scroll range, and the
   strip at each edge is compared with the middle of the box.
 
-- every script of every formula clears its base on the ink (tests/browser/test_formulas.py's
+- every script of every formula clears its base on the ink (checks/browser/formulas.py's
   ink_problems; at 1280 px it runs there), in the light palette (the check paints its own
   black on white, so the palette changes nothing).
 
@@ -24,9 +24,10 @@ import io
 from pathlib import Path
 
 import pytest
-import test_accessibility as axe_check
-import test_formulas as formulas
 from PIL import Image
+
+from journal_tools.testing.checks.browser import axe as axe_check
+from journal_tools.testing.checks.browser import formulas
 
 WIDTH = 390
 SCROLL_BOXES = ".md-typeset .math-display, .md-typeset pre > code, .jupyter-wrapper .jp-RenderedText.jp-OutputArea-output"
@@ -164,14 +165,3 @@ def test_phone_pages_pass_axe_do_not_scroll_sideways_and_wide_boxes_show_they_sc
     assert overflowing and checked, f"no box scrolls sideways at {WIDTH}px on any page: nothing was checked"
     assert not problems, (f"{scheme}, {WIDTH}px (axe: {axe_counts} (rule: nodes); {overflowing} boxes scroll "
                           f"sideways, {checked} checked):\n" + "\n".join(problems))
-
-
-def test_edge_contrast_sees_a_shadow():
-    img = Image.new("L", (100, 20), 255)
-    for x in range(0, 10):
-        for y in range(20):
-            img.putpixel((99 - x, y), 120 + x * 10)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    left, right = edge_contrast(buf.getvalue())
-    assert left < PLAIN and right > SHADOW
