@@ -22,7 +22,7 @@ from journal_tools.testing.site import Built, session_build
 
 from fixture_journal import fixture_project
 
-# The fixture journal's own tests (fixtures/journal/tests/) run in copies of it, never in this suite.
+# The fixture journal runs in copies of it, never in this suite.
 collect_ignore = ["fixtures"]
 
 # Hypothesis' files (its example database, caches) go under the project's .cache/, with

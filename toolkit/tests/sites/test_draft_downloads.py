@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from journal_tools.testing.downloads import entries
+from journal_tools.testing.journal import Journal
 from journal_tools.testing.site import mkdocs_build, with_drafts, without_notebook_execution
 
 from fixture_journal import fixture_project
@@ -37,10 +37,10 @@ def test_a_draft_publishes_neither_its_page_nor_its_downloads(tmp_path):
 
 
 def test_the_test_build_builds_a_draft_with_its_downloads(tmp_path):
-    """What the session build of a journal's tests builds (tests/conftest.py): the draft's page and
+    """What the session build of a journal's checks builds (testing/fixtures.py): the draft's page and
     both its downloads, and the downloads check runs on it (entries lists drafts)."""
     project = with_drafts(_with_a_draft(without_notebook_execution(fixture_project(tmp_path / "journal"))))
-    assert "2025-07-28-draft-entry.md" in entries(project)
+    assert "2025-07-28-draft-entry.md" in [e.name for e in Journal(project).entries]
     site = tmp_path / "site"
     proc = mkdocs_build(project, site)
     assert proc.returncode == 0, proc.stdout[-3000:]

@@ -25,7 +25,7 @@ toolkit/tests/sites/test_bad_inputs.py.
 
 The mistakes the build lets through (an output, a matrix number, a block that
 raises) are planted once more, in a second copy that builds, and run with the
-fixture journal's own downloads check (fixtures/journal/tests/test_downloads.py,
+fixture journal's downloads check (the toolkit plugin's, journal_tools/testing/checks/downloads.py,
 journal_tools.testing.downloads): ``pytest docs tests`` (fixture `with_downloads`)
 must still give one failure per mistake, the page's own, the downloads test
 skipping and naming it; ``pytest tests`` alone (fixture `downloads_alone`, no page
@@ -165,7 +165,7 @@ MISTAKES = [
 
 # The mistakes a build does not stop at: each is a published entry whose downloads run too.
 IN_DOWNLOADS = ("block that raises", "wrong expected output", "wrong matrix digit", "NameError with a suggestion")
-DOWNLOADS_TEST = "tests/test_downloads.py::test_downloads_print_what_the_page_shows"
+DOWNLOADS_TEST = "mkdocs.yml::downloads::test_downloads_print_what_the_page_shows"
 
 
 def plant_pages(root: Path, mistakes: list[Mistake] = MISTAKES) -> dict[str, str]:
@@ -295,7 +295,7 @@ def _downloads_run(tmp_path_factory, name: str, paths: tuple[str, ...], keyword:
     mistakes = [m for m in MISTAKES if m.name in IN_DOWNLOADS]
 
     def run(shared: Path) -> dict:
-        root = fixture_project(shared / "project", tests=True)
+        root = fixture_project(shared / "project")
         planted = plant_pages(root, mistakes)
         code, reports = run_in_process(root, (*paths, *(["-k", keyword] if keyword else [])), shared / "inner-tmp")
         return {"planted": planted, "exit_code": code, "reports": reports}
@@ -311,14 +311,14 @@ def _entry(mistake: Mistake) -> str:
 @pytest.fixture(scope="session")
 def with_downloads(tmp_path_factory) -> Catalogue:
     """The build-passing mistakes, their page tests and every entry's downloads test in one session."""
-    return _downloads_run(tmp_path_factory, "one-failure-downloads", ("docs", "tests"))
+    return _downloads_run(tmp_path_factory, "one-failure-downloads", ("docs", DOWNLOADS_TEST))
 
 
 @pytest.fixture(scope="session")
 def downloads_alone(tmp_path_factory) -> Catalogue:
     """The same pages, only the mistakes' downloads tests: no page test in the run."""
     keyword = " or ".join(_entry(m)[:-3] for m in MISTAKES if m.name in IN_DOWNLOADS)
-    return _downloads_run(tmp_path_factory, "one-failure-downloads-alone", ("tests",), keyword)
+    return _downloads_run(tmp_path_factory, "one-failure-downloads-alone", (DOWNLOADS_TEST,), keyword)
 
 
 def _downloads_reports(catalogue: Catalogue, entry: str) -> list[dict]:

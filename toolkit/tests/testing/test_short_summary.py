@@ -23,7 +23,7 @@ def journal(pytester, monkeypatch):
         monkeypatch.delenv(name, raising=False)
     pytester.makefile(".yml", mkdocs=CONFIG)
     pytester.makeini("[pytest]\ntestpaths = docs\naddopts = -p no:codeblocks -p no:randomly -p no:cacheprovider "
-                     "-p journal_tools.testing.plugin\n")
+                     "\n")
     pytester.mkdir("docs")
     (pytester.path / "docs" / "a.md").write_text(PAGE.format(title="a", value=2, shown=2), encoding="utf-8")
     return pytester

@@ -1,0 +1,216 @@
+"""The checks of a journal's built site (journal_tools/testing/checks/) on planted problems: each
+can fail. They run for real on the example journal (`make test`) and on a journal made by
+journal-new-site (sites/test_new_site.py)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from journal_tools.testing.checks.browser.phones import PLAIN, SHADOW, edge_contrast
+from journal_tools.testing.checks.build import css_external_refs, html_external_refs
+from journal_tools.testing.checks.feeds import description_problems
+from journal_tools.testing.checks.links import broken_links
+from journal_tools.testing.checks.workflow import checkout_problems, pin_problems, zizmor
+from journal_tools.testing.journal import Journal
+from journal_tools.testing.site import first_problem
+
+
+def test_first_problem_is_the_first_located_message():
+    notebook = ("INFO    -  Building\nERROR   -  Error reading page 'notebooks/x.py':\n"
+                "ERROR   -  docs/notebooks/x.py:29: notebook cell raised NameError: name 'y' is not defined\n"
+                "\nAborted with a BuildError!\n")
+    assert first_problem(notebook) == "docs/notebooks/x.py:29: notebook cell raised NameError: name 'y' is not defined"
+    links = "WARNING -  docs/index.md:4: Doc file 'index.md' contains a link 'a.md'\nWARNING -  docs/b.md:2: ...\n"
+    assert first_problem(links) == "docs/index.md:4: Doc file 'index.md' contains a link 'a.md'"
+    assert first_problem("ERROR   -  Config value 'x': bad\nAborted with 1 configuration errors!\n") == "Config value 'x': bad"
+    yaml_error = 'Error: MkDocs encountered an error parsing the configuration file: while parsing\n  in "mkdocs.yml", line 4, column 2\n'
+    assert first_problem(yaml_error) == yaml_error.strip().removeprefix("Error: ")
+
+
+
+
+def test_scanner_catches_external_resources():
+    page = """<html><head>
+    <link rel="stylesheet" href="https://fonts.googleapis.com/css?family=Roboto">
+    <link rel="canonical" href="https://example.org/page/">
+    <script src="//cdn.jsdelivr.net/npm/mathjax@3/es5/tex-mml-chtml.js"></script>
+    <style>@import url("https://x.org/a.css"); body { background: url(https://x.org/b.png) }</style>
+    </head><body><a href="https://example.org">fine</a>
+    <img src="https://avatars.githubusercontent.com/u/1" alt="">
+    <img src="data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%3E%3C/svg%3E" alt="">
+    <div style="background-image: url('http://x.org/c.png')"></div></body></html>"""
+    bad = html_external_refs(page)
+    assert len(bad) == 6, bad
+    assert not any("example.org" in b for b in bad)
+    assert css_external_refs("a{b:url(../fonts/x.woff2)} @import 'local.css';") == []
+    assert css_external_refs("@import 'https://x.org/y.css';") == ["https://x.org/y.css"]
+
+
+def test_link_check_catches_missing_files_and_anchors(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<nav><a href="#here">ok</a><a href="#check-2-with-copied-weights">toc</a></nav>'
+        '<h3 id="here">x</h3><a href="a/#top">ok</a><a href="a/#gone">anchor</a><a href="b/">file</a>'
+        '<a href="https://example.org/x/">other site</a><a href="https://s.example/j/a/">ours, absolute</a>'
+        '<link rel="stylesheet" href="/j/missing.css">',
+        encoding="utf-8")
+    (tmp_path / "a" / "index.html").write_text('<h1 id="top">A</h1>', encoding="utf-8")
+    problems = broken_links(tmp_path, "https://s.example/j/")
+    assert len(problems) == 4, problems
+    assert any("no id 'check-2-with-copied-weights' on index.html" in p for p in problems)
+    assert any("no id 'gone' on a/index.html" in p for p in problems)
+    assert any("no file b/index.html" in p for p in problems)
+    assert any("no file missing.css" in p for p in problems)
+
+
+def test_nbtoc_aligns_a_toc_with_inline_code_headings():
+    from mkdocs.structure.toc import get_toc
+
+    from journal_tools.mkdocs_plugin.nbtoc import align_toc
+
+    toc = get_toc([{"level": 2, "id": "checks", "name": "Checks", "children": [
+        {"level": 3, "id": "check-2-with-copied-weights", "name": "Check 2: with copied weights", "children": []}]}])
+    html = ('<h2 id="checks">Checks<a class="anchor-link" href="#checks">¶</a></h2>'
+            '<h3 id="check-2-nnmultiheadattention-with-copied-weights">Check 2: <code>nn.MultiheadAttention</code>'
+            ' with copied weights<a class="anchor-link" href="#x">¶</a></h3>')
+    assert align_toc(html, toc)
+    child = toc.items[0].children[0]
+    assert (child.id, child.title) == ("check-2-nnmultiheadattention-with-copied-weights",
+                                       "Check 2: nn.MultiheadAttention with copied weights")
+    assert child.url == "#check-2-nnmultiheadattention-with-copied-weights"
+    assert not align_toc(html, toc)  # already aligned: nothing to do
+
+
+
+@pytest.mark.parametrize("html, expected", [
+    ('<h1>T</h1><p>x</p>', "<h1>T</h1> in the description (the item's title again)"),
+    ('<p>In our <a href="2025-07-26-x.md">walkthrough</a></p>', "is not an absolute URL under"),
+    ('<p><a href="https://example.github.io/llm-journal/nope/">x</a></p>', "no such file in the built site"),
+    ('<p>weights $W^{Q}$</p>', "raw TeX '$'"),
+    ('<p>\\(x\\) and \\begin{bmatrix}</p>', "raw TeX '\\\\('"),
+])
+def test_description_check_catches_bad_items(tmp_path, html, expected):
+    (tmp_path / "index.html").write_text("<h1 id='top'>home</h1>", encoding="utf-8")
+    problems = description_problems(tmp_path, "https://example.github.io/llm-journal/", "T", html)
+    assert any(expected in p for p in problems), problems
+
+
+def test_excerpt_for_feed_drops_title_and_permalinks_and_makes_links_absolute():
+    from journal_tools.mkdocs_plugin.feeds import excerpt_html
+
+    def excerpt_for_feed(html, url):
+        return excerpt_html(html, "<!-- more -->", url)
+
+    html = ('<h1 id="t">Title<a class="headerlink" href="#t" title="Permanent link">¶</a></h1>\n'
+            '<p>See <a href="../../26/x/">the last one</a>, <a href="#sec">below</a>, '
+            '<img src="../img.svg" alt=""> and <a href="https://other.org/">elsewhere</a>.</p>\n'
+            "<!-- more -->\n<p>not in the feed</p>")
+    out = excerpt_for_feed(html, "https://example.github.io/j/blog/2025/07/27/y/")
+    assert out == ('<p>See <a href="https://example.github.io/j/blog/2025/07/26/x/">the last one</a>, '
+                   '<a href="https://example.github.io/j/blog/2025/07/27/y/#sec">below</a>, '
+                   '<img src="https://example.github.io/j/blog/2025/07/27/img.svg" alt=""> and '
+                   '<a href="https://other.org/">elsewhere</a>.</p>')
+    assert excerpt_for_feed("<p>no separator</p>", "https://x.org/") is None
+
+
+PINNED_TEXT = """\
+name: planted
+on: push
+permissions: {}
+concurrency:
+  group: ${{ github.workflow }}-${{ github.ref }}
+  cancel-in-progress: true
+jobs:
+  build:
+    name: build
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read # to check out the repository
+    steps:
+      - uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0
+        with:
+          persist-credentials: false
+      - run: echo hello
+"""
+
+
+def test_the_pin_checks_catch_planted_problems():
+    assert pin_problems(PINNED_TEXT) == []
+    assert checkout_problems(PINNED_TEXT) == []
+    tag = PINNED_TEXT.replace("@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0", "@v4")
+    assert pin_problems(tag)
+    short = PINNED_TEXT.replace("11d5960a326750d5838078e36cf38b85af677262", "11d5960")
+    assert pin_problems(short)
+    no_comment = PINNED_TEXT.replace(" # v4.4.0", "")
+    assert pin_problems(no_comment)
+    persisting = PINNED_TEXT.replace("persist-credentials: false", "persist-credentials: true")
+    assert checkout_problems(persisting)
+    no_with = PINNED_TEXT.replace("        with:\n          persist-credentials: false\n", "")
+    assert checkout_problems(no_with)
+
+
+@pytest.mark.parametrize(
+    "plant",
+    [
+        pytest.param(lambda t: t, id="clean"),
+        pytest.param(lambda t: t.replace("@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0", "@v4"), id="unpinned"),
+        pytest.param(lambda t: t.replace("persist-credentials: false", "fetch-depth: 1"), id="artipacked"),
+        # Informational (pedantic): only reported with the flags `make lint` uses.
+        pytest.param(lambda t: t.replace("    name: build\n", ""), id="anonymous-job"),
+        # Unparsable: reported as an error, not skipped with a warning.
+        pytest.param(lambda t: t + "  broken: [\n", id="syntax-error"),
+    ],
+)
+def test_zizmor_fails_on_a_planted_finding_only(tmp_path, plant):
+    github = tmp_path / ".github"
+    (github / "workflows").mkdir(parents=True)
+    text = plant(PINNED_TEXT)
+    (github / "workflows" / "planted.yml").write_text(text, encoding="utf-8")
+    proc = zizmor(github)
+    if text == PINNED_TEXT:
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    else:
+        assert proc.returncode != 0, proc.stdout + proc.stderr
+
+
+
+
+def test_edge_contrast_sees_a_shadow():
+    img = Image.new("L", (100, 20), 255)
+    for x in range(0, 10):
+        for y in range(20):
+            img.putpixel((99 - x, y), 120 + x * 10)
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    left, right = edge_contrast(buf.getvalue())
+    assert left < PLAIN and right > SHADOW
+
+
+def test_a_journal_without_entries_fails_its_checks(journal):
+    """An empty list of pages is a failure, never a skip: the checks would check nothing."""
+    settings, _ = journal
+    with pytest.raises(AssertionError, match=r"no entry in docs/blog/posts/"):
+        Journal(settings.root).entries
+
+
+def test_entries_come_from_the_blog_options(tmp_path):
+    """The posts folder, site URL and served path are the blog plugin's and mkdocs.yml's, whatever they are."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nsite_url: https://h.example/a/b\ntheme: material\n"
+                                         "plugins:\n  - blog:\n      blog_dir: notes\n", encoding="utf-8")
+    posts = tmp_path / "docs" / "notes" / "posts"
+    posts.mkdir(parents=True)
+    (posts / "z.md").write_text("---\ndate: 2025-01-02\n---\n\n# Second \\# two\n", encoding="utf-8")
+    (posts / "a.md").write_text("---\ndate: 2025-01-03\ndraft: true\n---\n\n# Third\n", encoding="utf-8")
+    j = Journal(tmp_path)
+    assert (j.site_url, j.site_prefix) == ("https://h.example/a/b/", "/a/b/")
+    assert [(e.name, e.title, e.draft) for e in j.entries] == [("z.md", "Second # two", False), ("a.md", "Third", True)]
+    assert [e.name for e in j.published()] == ["z.md"]
+    site = tmp_path / "site"
+    (site / "x").mkdir(parents=True)
+    (site / "x" / "index.html").write_text("<h1>Second # two</h1>", encoding="utf-8")
+    (site / "index.html").write_text('<article class="md-post--excerpt"><h1>Second # two</h1></article>', encoding="utf-8")
+    with pytest.raises(AssertionError, match="0 built pages have its title 'Third'"):
+        j.entry_pages(site)
