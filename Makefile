@@ -85,7 +85,7 @@ lint: setup
 
 # The toolkit's static checks, run by `make test-toolkit`: ruff with toolkit/pyproject.toml's
 # settings (docstrings on public functions too), and lint-imports: the layers of journal_tools
-# (core < compat < the three plugins < commands and testing), the contract in
+# (core < compat < the three plugins < commands < testing), the contract in
 # toolkit/pyproject.toml's [tool.importlinter]; its cache would go stale across branches.
 lint-toolkit: setup
 	$(BIN)/ruff check --no-cache toolkit
