@@ -1,5 +1,5 @@
 """Run an entry's downloads as a reader would and compare what they print with the page
-(journal_tools/mkdocs_plugin/downloads.py makes them; tests/test_downloads.py and
+(journal_tools/mkdocs_plugin/downloads.py makes them; checks/downloads.py and
 toolkit/tests/mkdocs_plugin/test_download_files.py use this).
 
 - ``<entry>.py`` is copied alone into an empty folder and runs there in a fresh
@@ -15,12 +15,12 @@ The comparison is the page tests' own (``core.outputs.check_output`` and
 ``check_math``). A failure names the download's file and line (the checked-output
 comment, or the notebook cell's line in the .ipynb) and the page's file:line.
 
-:func:`check_downloads` is a journal's whole test of one entry's downloads (tests/test_downloads.py
-calls it, as the fixture journal's does). One mistake on the page is one failure: when the first
+:func:`check_downloads` is a journal's whole test of one entry's downloads (checks/downloads.py
+calls it). One mistake on the page is one failure: when the first
 block the downloads go wrong at fails its own page test, re-asked here in-process with the page
 tests' own code (:func:`failing_page_test`: the page parsed, that test's steps run in a worker as
 journal_tools.pagetest runs them), the download test skips naming that test; it fails with that
-test's first line when that test is not in this run (``pytest tests/test_downloads.py``). Nothing
+test's first line when that test is not in this run (``pytest mkdocs.yml -k downloads``). Nothing
 is shared between test processes, so this holds under pytest-xdist in any order.
 """
 

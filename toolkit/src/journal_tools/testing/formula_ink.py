@@ -4,7 +4,7 @@ Boxes cannot tell: Chromium sets a superscript right after its base's advance wi
 and an italic letter's ink runs past that width (the right arm of an italic W), so
 the boxes of ``W`` and ``K`` in ``W^K`` do not overlap while their ink touches.
 
-How, on a page already loaded (no extra page load; tests/browser/ calls it on the loads
+How, on a page already loaded (no extra page load; checks/browser/ calls it on the loads
 its checks share). Each pair (a base and one of its scripts: every ``msub``, ``msup``,
 ``msubsup``, ``munder``, ``mover``, ``munderover``; accents left out, they are meant to
 sit on their base) is drawn twice, each time in a clone of its whole formula with the

@@ -1,13 +1,12 @@
 """A check of a built page is reused while nothing it read changed (the one record, ``core.record.inputs``).
 
-The page checks of tests/browser/ (axe, phones, formulas, every page) load each
-built page in Chromium; tests/test_downloads.py runs each entry's downloads. After an
+The page checks of checks/browser/ (axe, phones, formulas, every page) load each
+built page in Chromium; checks/downloads.py runs each entry's downloads. After an
 edit of one entry, one page of the site has other bytes; the others would be checked
 again for nothing. So each passing check of one page is written to the record, kind
 ``site check``, subject the test's id and the page, with:
 
-- as key, the test's own code (its module, the fixtures tests/conftest.py and
-  tests/browser/conftest.py, and this file), its id (its parameters: palette, width),
+- as key, the test's own code (its module, testing/fixtures.py and this file), its id (its parameters: palette, width),
   what else the test names (``key_also``: the whole math font the formulas are
   compared with, the toolkit's code the downloads are made and compared with), the
   Chromium version and the environment (``inputs.environment``: Python and every
@@ -16,10 +15,10 @@ again for nothing. So each passing check of one page is written to the record, k
   every file of the site the browser fetched (stylesheets, scripts, fonts, images). The
   one file left out is Material's search index (``search/search_index.json``), which its
   search worker fetches on every page and every edit changes: the checks never search,
-  and the search test (tests/browser/test_site.py), which is never reused, loads it.
+  and the search test (checks/browser/pages.py), which is never reused, loads it.
 
 ``FRESH=1`` and ``CI`` check every page. A test that reused pages says so in its output,
-and the run prints one line (tests/conftest.py): ``reused: N page checks of T tests ...;
+and the run prints one line (testing/plugin.py): ``reused: N page checks of T tests ...;
 FRESH=1 re-runs them``.
 """
 

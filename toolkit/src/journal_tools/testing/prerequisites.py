@@ -1,5 +1,5 @@
 """What some tests need from the machine that pip does not install: Debian's Chromium
-(tests/browser) and the math font (``python -m journal_tools.mkdocs_plugin.fonts install``, run by
+(checks/browser/) and the math font (``python -m journal_tools.mkdocs_plugin.fonts install``, run by
 ``make setup`` from the npm registry). Missing, the test skips on a developer's
 machine and FAILS under CI=true, where set-up installs both (.ci/run, the workflow,
 the Makefile's font rule): a CI run that silently skipped them would prove nothing."""
