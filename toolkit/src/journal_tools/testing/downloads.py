@@ -74,10 +74,6 @@ json.dump(result, open(out_file, "w", encoding="utf-8"))
 '''
 
 
-class DownloadFailed(AssertionError):
-    """A download printed other than the page shows, or failed; the message names both lines."""
-
-
 @dataclass(frozen=True)
 class Problem:
     """One way a download fails the page: where in the download (``downloads/<entry>.py:N``), the
