@@ -2,8 +2,7 @@
 
 The toolkit needs a few things MkDocs, Material, mkdocs-jupyter and nbconvert
 offer no public way to do. Each such touch (a private name read or called, a
-library's class or function replaced, one of its templates re-implemented or
-edited) lives here, in a function that names what it relies on and why no
+library's class or function replaced, one of its templates edited) lives here, in a function that names what it relies on and why no
 public API does it; the rest of ``journal_tools`` calls these functions.
 ``toolkit/tests/compat/test_compat.py`` has a guard for each: it fails naming the
 library, its installed version and what changed, so an upgrade (a Dependabot
@@ -25,11 +24,8 @@ other module reads a third party's private name or assigns into its modules).
   ``plugin._get_cache_path`` called, a notebook page's ``render`` run on a
   stand-in page.
 - :mod:`.theme_patches` (Material's templates): exact-text edits applied to
-  the installed templates at build time.
-- :mod:`.theme_overrides` (Material's templates): ``theme/home.html`` and
-  ``theme/partials/source.html`` re-implement Material's ``blog.html``
-  container block and ``partials/source.html``; their structure is compared
-  with the installed originals at each build.
+  the installed templates at build time (``home.html`` is one made from
+  ``blog.html``).
 
 Public-named but undocumented APIs the toolkit builds on are guarded by the
 same test file without living here: pymdownx.arithmatex's processors

@@ -46,7 +46,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.toc import TableOfContents
 
-from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations
@@ -202,7 +202,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         dirs = config.theme.dirs
         at = 1 if config.theme.custom_dir else 0
         try:
-            theme_overrides.check()  # our re-implemented templates still match Material's
             patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
