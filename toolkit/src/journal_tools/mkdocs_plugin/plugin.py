@@ -313,7 +313,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                                              rel=self.settings.rel(page.file.abs_src_path))
             html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
-            nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
         if is_post:
