@@ -41,7 +41,6 @@ from journal_tools.compat import (
     mkdocs_log,
     pages,
     rss,
-    theme_overrides,
     theme_patches,
 )
 
@@ -521,20 +520,7 @@ def test_replacements_build_on_the_library_original(restore_jupyter):
     assert nbconvert2.HTMLExporter is jupyter.original(nbconvert2, "HTMLExporter", WHY)
 
 
-# -- Material: templates re-implemented or edited (compat/theme_overrides.py, theme_patches.py) --
-
-def test_overrides_match_the_installed_material():
-    for override in theme_overrides.OVERRIDES:
-        problems = theme_overrides.differences(override)
-        expect(not problems, "mkdocs-material", f"journal_tools/mkdocs_plugin/theme/{override.ours}: " + "\n".join(problems))
-    theme_overrides.check()
-
-
-def test_override_skeleton_keeps_tags_attributes_and_jinja():
-    lines = theme_overrides.skeleton('<a  class="b"\n href="{{ x.y }}" data-q="1">{% if z %}Text  here{% endif %}</a>{# c #}',
-                                     dropped=("a data-q",))
-    assert lines == ['<a class="b" href="{{ x.y }}">', "{% if z %}", "Text here", "{% endif %}", "</a>"]
-
+# -- Material: templates edited (compat/theme_patches.py) ------------------------------
 
 def _material_copy(tmp_path) -> Path:
     copy = tmp_path / "material"
@@ -543,29 +529,30 @@ def _material_copy(tmp_path) -> Path:
 
 
 @pytest.mark.parametrize("name, old, new, caught", [
-    ("blog.html", '<header class="md-typeset">', '<header class="md-typeset" id="top">', "home.html"),
-    ("blog.html", '{% include "partials/post.html" %}', '{% include "partials/post-card.html" %}', "home.html"),
-    ("blog.html", "{% block container %}", "{% block main %}", "has no block 'container'"),
-    ("partials/source.html", '<div class="md-source__repository">', '<div class="md-source__repository" hidden>',
-     "partials/source.html"),
+    ("blog.html", "{{ page.content }}\n      </header>", "{{ page.content }}</header>", "blog.html holds"),
+    ("blog.html", None, None, "has no blog.html any more"),
+    ("partials/source.html", 'data-md-component="source"', 'data-md-component="repository"', "source.html holds"),
 ])
 def test_a_changed_material_original_stops_the_build_naming_it(tmp_path, name, old, new, caught):
     material = _material_copy(tmp_path)
     text = (material / name).read_text(encoding="utf-8")
-    assert old in text
-    (material / name).write_text(text.replace(old, new), encoding="utf-8")
-    with pytest.raises(theme_overrides.OverrideError, match=r"^mkdocs-material \S+: journal_tools/mkdocs_plugin/theme/") as err:
-        theme_overrides.check(material)
-    assert caught in str(err.value) and "Update journal_tools/mkdocs_plugin/theme/" in str(err.value)
+    if old is None:
+        (material / name).unlink()
+    else:
+        assert old in text
+        (material / name).write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(theme_patches.PatchError, match=r"^mkdocs-material \S+") as err:
+        theme_patches.patched_templates(material)
+    assert caught in str(err.value) and "journal_tools/compat/theme_patches.py" in str(err.value)
 
 
-def test_an_unused_override_is_caught(tmp_path):
+def test_an_unused_patch_is_caught(tmp_path):
     material = _material_copy(tmp_path)
     for path in material.rglob("*.html"):
         path.write_text(path.read_text(encoding="utf-8").replace('"partials/source.html"', '"partials/repo.html"'),
                         encoding="utf-8")
-    with pytest.raises(theme_overrides.OverrideError, match="so ours is never used"):
-        theme_overrides.check(material)
+    with pytest.raises(theme_patches.PatchError, match="includes partials/source.html any more, so its edit is never used"):
+        theme_patches.patched_templates(material)
 
 
 # -- pymdown-extensions and Markdown: what markdown_math and includes build on ----------

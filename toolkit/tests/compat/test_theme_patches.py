@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
-from journal_tools.compat import theme_overrides, theme_patches
+from journal_tools.compat import theme_patches
 
 
 def test_every_edit_applies_to_the_installed_material():
@@ -17,13 +18,13 @@ def test_every_edit_applies_to_the_installed_material():
     assert 'aria-label="About this entry"' in post and 'partials/journal-pager.html' in post
     assert post.count("<nav") == post.count("</nav>")
     assert '<meta name="description" content="{{ page.meta.description | e }}">' in templates["base.html"]
+    assert 'data-md-component="source"' not in templates["partials/source.html"]
+    assert '{{ page.content }}\n        {% include "partials/journal-browse.html" %}' in templates["home.html"]
 
 
 def test_a_changed_template_stops_the_build_naming_it(tmp_path):
-    source = theme_patches.material_templates()
-    for name in theme_patches.PATCHES:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / name, tmp_path / name)
+    shutil.copytree(theme_patches.material_templates(), tmp_path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".icons", "assets"))
     (tmp_path / "partials/search.html").write_text("<div>changed upstream</div>", encoding="utf-8")
     with pytest.raises(theme_patches.PatchError, match=r"partials/search\.html holds .* 0 times, not 1"):
         theme_patches.patched_templates(tmp_path)
@@ -38,6 +39,6 @@ def test_patched_dir_writes_each_patched_template_once(tmp_path):
 
 
 def test_no_material_template_is_committed():
-    theme = theme_overrides.THEME_DIR
+    theme = Path(theme_patches.__file__).parent.parent / "mkdocs_plugin" / "theme"
     committed = {str(p.relative_to(theme)) for p in theme.rglob("*.html")}
     assert not committed & set(theme_patches.PATCHES)

@@ -215,8 +215,7 @@ def _build(tmp_path, files_read, strict=True):
     (root / "snippets" / "data" / "weights.bin").write_bytes(bytes(range(256)))
     conf = {"site_name": "t", "site_url": "https://example.org/j/", "repo_url": "https://github.com/example/j",
             "theme": {"name": "material", "font": False},
-            "plugins": [{"journal": {"math_font": False, "figures": False, "notebooks": False, "pin_build_date": False}},
-                        {"blog": {"blog_dir": ".", "post_excerpt": "required"}}],
+            "plugins": ["journal", {"blog": {"blog_dir": ".", "post_excerpt": "required"}}],
             "markdown_extensions": ["pymdownx.superfences",
                                     {"pymdownx.snippets": {"base_path": ["snippets"], "check_paths": True}}]}
     (root / "mkdocs.yml").write_text(yaml.safe_dump(conf), encoding="utf-8")

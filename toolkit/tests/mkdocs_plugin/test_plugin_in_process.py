@@ -40,8 +40,7 @@ def build_site(tmp_path, caplog):
         (root / "refs.bib").write_text(BIB, encoding="utf-8")
         conf = {
             "site_name": name, "theme": {"name": "material", "font": False},
-            "plugins": [{"journal": {"verified_badge": False, "downloads": False, "math_font": False,
-                                     "figures": False, "notebooks": False, "pin_build_date": False}}],
+            "plugins": ["journal"],
             "markdown_extensions": ["journal_math", {"journal_citations": {"bibliography": "refs.bib"}}],
         }
         (root / "mkdocs.yml").write_text(yaml.safe_dump(conf), encoding="utf-8")

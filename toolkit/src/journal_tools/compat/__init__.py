@@ -1,40 +1,18 @@
-"""Every place the journal reaches into another library's internals, in one package.
+"""Every touch of another library's internals (a private name, a replaced class, an edited template, parsed
+message text), each in a function that says what it relies on; ``toolkit/tests/compat/test_compat.py`` guards
+each, naming the library and version, and checks no other module makes such a touch.
 
-The toolkit needs a few things MkDocs, Material, mkdocs-jupyter and nbconvert
-offer no public way to do. Each such touch (a private name read or called, a
-library's class or function replaced, one of its templates re-implemented or
-edited) lives here, in a function that names what it relies on and why no
-public API does it; the rest of ``journal_tools`` calls these functions.
-``toolkit/tests/compat/test_compat.py`` has a guard for each: it fails naming the
-library, its installed version and what changed, so an upgrade (a Dependabot
-pull request) fails CI instead of publishing a broken site. Add a new touch
-here, with its guard, never inline in another module (a test checks that no
-other module reads a third party's private name or assigns into its modules).
+- :mod:`.blog`: Material's blog config classes, run on the journal's options and posts;
+- :mod:`.jupyter`: mkdocs-jupyter's and nbconvert's exporter, preprocessor and cache key replaced;
+- :mod:`.livereload`: MkDocs' live-reload server (rebuild epochs, its script, its builder and app);
+- :mod:`.mkdocs_config`: mkdocs.yml into ``Settings``; MkDocs' config messages given their line;
+- :mod:`.mkdocs_log`: MkDocs' link warnings given their line; serve's rebuild lines left out;
+- :mod:`.pages`: a page's ``render`` replaced on the instance;
+- :mod:`.rss`: mkdocs-rss-plugin's per-build state reset between serve rebuilds;
+- :mod:`.theme_patches`: exact-text edits of Material's installed templates.
 
-- :mod:`.livereload` (MkDocs' ``LiveReloadServer``): wait for the rebuild
-  under way and the visible epoch (``_epoch_cond``, ``_visible_epoch``,
-  ``_wanted_epoch``), add the live-reload script to a page of ours
-  (``_inject_js_into_html``), ask for a rebuild (``_rebuild_cond``,
-  ``_want_rebuild``).
-- :mod:`.pages` (MkDocs' ``Page``): a page's ``render`` replaced on the
-  instance (a failing formula or notebook cell names its file and line).
-- :mod:`.rss` (mkdocs-rss-plugin): its per-build state reset between
-  ``mkdocs serve`` rebuilds.
-- :mod:`.jupyter` (mkdocs-jupyter and nbconvert): ``nbconvert2.HTMLExporter``
-  and ``nbconvert2.SubCell`` replaced, ``plugin._compute_cache_key`` wrapped,
-  ``plugin._get_cache_path`` called, a notebook page's ``render`` run on a
-  stand-in page.
-- :mod:`.theme_patches` (Material's templates): exact-text edits applied to
-  the installed templates at build time.
-- :mod:`.theme_overrides` (Material's templates): ``theme/home.html`` and
-  ``theme/partials/source.html`` re-implement Material's ``blog.html``
-  container block and ``partials/source.html``; their structure is compared
-  with the installed originals at each build.
-
-Public-named but undocumented APIs the toolkit builds on are guarded by the
-same test file without living here: pymdownx.arithmatex's processors
-(``journal_tools.core.markup.markdown_math`` subclasses them) and pymdownx.snippets'
-``SnippetPreprocessor`` methods (``journal_tools.core.page.includes``).
+pymdownx.arithmatex's processors and pymdownx.snippets' ``SnippetPreprocessor`` (public names, undocumented)
+are guarded there too, without living here.
 """
 
 from __future__ import annotations

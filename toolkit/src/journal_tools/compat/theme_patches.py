@@ -21,7 +21,7 @@ from pathlib import Path
 from journal_tools.compat import installed
 from journal_tools.core.record import atomic
 
-__all__ = ["PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
+__all__ = ["MADE_FROM", "PATCHES", "PatchError", "material_templates", "patched_dir", "patched_templates"]
 
 
 class PatchError(Exception):
@@ -72,7 +72,17 @@ PATCHES: dict[str, list[Edit]] = {
              '      {% endblock %}\n      {% include "partials/journal-pager.html" %}\n    </article>', 1,
              why="links to the previous and the next entry under the text"),
     ],
+    "partials/source.html": [
+        Edit('class="md-source" data-md-component="source">', 'class="md-source">', 1,
+             why="with it, Material's script asks api.github.com for the repository's facts on every page load"),
+    ],
+    "home.html": [
+        Edit("{{ page.content }}\n      </header>",
+             '{{ page.content }}\n        {% include "partials/journal-browse.html" %}\n      </header>', 1,
+             why="the blog index (docs/index.md, template: home.html) with the ways into the journal"),
+    ],
 }
+MADE_FROM = {"home.html": "blog.html"}  # a template of ours, made from a Material template of another name
 
 
 def material_templates() -> Path:
@@ -87,17 +97,25 @@ def patched_templates(source: Path | None = None) -> dict[str, str]:
     source = source or material_templates()
     out = {}
     for name, edits in PATCHES.items():
-        text = (source / name).read_text(encoding="utf-8")
+        original = MADE_FROM.get(name, name)
+        if not (source / original).is_file():
+            raise PatchError(f"{installed('mkdocs-material')} has no {original} any more: "
+                             f"review journal_tools/compat/theme_patches.py for this Material version")
+        text = (source / original).read_text(encoding="utf-8")
         for edit in edits:
             found = text.count(edit.old)
             if found != edit.count:
-                raise PatchError(f"{installed('mkdocs-material')}: Material's {name} holds {edit.old!r} {found} times, "
+                raise PatchError(f"{installed('mkdocs-material')}: Material's {original} holds {edit.old!r} {found} times, "
                                  f"not {edit.count}: review journal_tools/compat/theme_patches.py for this Material version")
             at = -1
             for _ in range(edit.nth):
                 at = text.index(edit.old, at + 1)
             text = text[:at] + edit.new + text[at + len(edit.old):]
         out[name] = text
+    for name in (n for n in PATCHES if n.startswith("partials/")):
+        if not any(f'{{% include "{name}" %}}' in p.read_text(encoding="utf-8") for p in source.rglob("*.html")):
+            raise PatchError(f"{installed('mkdocs-material')}: no Material template includes {name} any more, "
+                             f"so its edit is never used: review journal_tools/compat/theme_patches.py")
     return out
 
 

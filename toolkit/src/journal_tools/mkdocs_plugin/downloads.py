@@ -49,7 +49,8 @@ from journal_tools.mkdocs_plugin import download_data, download_needs
 from journal_tools.mkdocs_plugin.download_data import ReadFile
 from journal_tools.mkdocs_plugin.download_prose import Prose, SiteLinks
 
-__all__ = ["FOLDER", "Download", "Placed", "ReadFile", "SiteLinks", "add_files", "links_html", "make", "start_state"]
+__all__ = ["FOLDER", "Download", "Placed", "ReadFile", "SiteLinks", "add_files", "ipynb_text", "links_html", "make",
+           "start_state"]
 
 FOLDER = "downloads"  # under the site: downloads/<entry>.py, downloads/<entry>.ipynb
 
@@ -173,9 +174,14 @@ def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] =
     nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(head, cells), "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "language_info": {"name": "python"}}})
-    # nbformat's own writer (its JSON layout), without its schema check per cell: a tenth of a
-    # second per entry at build time; toolkit/tests/mkdocs_plugin/test_download_files.py validates the result.
-    return Download(path.stem, script.text(), nbjson.writes(nb) + "\n", placed, carried.too_big)
+    return Download(path.stem, script.text(), ipynb_text(nb), placed, carried.too_big)
+
+
+def ipynb_text(nb) -> str:
+    """An ``.ipynb``'s text, as ``nbformat.write`` lays it out, without its schema check: a tenth of a
+    second per entry at build time (toolkit/tests/mkdocs_plugin/test_download_files.py validates the result).
+    Every ``.ipynb`` the build writes, entries' and notebook pages', is written here."""
+    return nbjson.writes(nb) + "\n"
 
 
 def _code_cell(source: str, cell_id: str) -> dict:

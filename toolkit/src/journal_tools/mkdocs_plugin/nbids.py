@@ -17,8 +17,8 @@ two builds of the same tree:
 Both happen in the notebook, before it becomes HTML: :func:`install` wraps
 mkdocs-jupyter's ``SubCell`` preprocessor, which its ``nb2html`` runs after
 execution (``journal_tools.compat.jupyter.replace_subcell``).
-:func:`stabilise_download` gives the .ipynb written next to the page
-(journal_tools/mkdocs_plugin/notebooks.py) the same ids. toolkit/tests/sites/test_reproducible.py
+The .ipynb written next to the page (``notebooks.write_ipynb``) takes the
+same ids. toolkit/tests/sites/test_reproducible.py
 compares two builds byte for byte.
 
 Written here because mkdocs-jupyter has no setting for either.
@@ -27,11 +27,10 @@ Written here because mkdocs-jupyter has no setting for either.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from journal_tools.compat import jupyter
 
-__all__ = ["cell_id", "stable_ids", "install", "stabilise_download"]
+__all__ = ["cell_id", "stable_ids", "install"]
 
 
 def cell_id(index: int, cell) -> str:
@@ -75,20 +74,3 @@ def install() -> None:
         return StableSubCell
 
     jupyter.replace_subcell(stable_subcell)
-
-
-def stabilise_download(page, config) -> list[Path]:
-    """Give every .ipynb next to the built page stable cell ids; return them.
-
-    Written by nbformat itself, so the file's layout is the one jupytext
-    wrote (nbformat's writer, indent 1, sorted keys)."""
-    import nbformat
-
-    out_dir = Path(config.site_dir) / Path(page.file.dest_path).parent
-    written = []
-    for path in sorted(out_dir.glob("*.ipynb")):
-        nb = nbformat.read(path, as_version=nbformat.NO_CONVERT)
-        stable_ids(nb)
-        nbformat.write(nb, path)
-        written.append(path)
-    return written

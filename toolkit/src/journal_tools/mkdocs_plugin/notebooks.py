@@ -19,8 +19,9 @@ module corrects (called from the plugin):
    (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
    are, so they are resolved here to the pages' URLs (an unknown target fails
    the build).
-4. Download: the script is converted with jupytext to an ``.ipynb`` next to
-   the page, linked under the title. Nothing is committed.
+4. Download: the script, read by jupytext, is written as an ``.ipynb`` next to
+   the page (with the page's cell ids, by the writer of the entries' downloads),
+   linked under the title. Nothing is committed.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from urllib.parse import urlsplit
 from journal_tools.compat import jupyter
 from journal_tools.core.markup import citations
 from journal_tools.core.settings import Settings
+from journal_tools.mkdocs_plugin import downloads, nbids
 
 __all__ = ["NotebookError", "install_markdown", "is_notebook_page", "on_page_content",
            "resolve_md_links", "strip_jupyter_assets"]
@@ -146,15 +148,20 @@ def resolve_md_links(html: str, *, page, files) -> str:
 # -- 4. download ---------------------------------------------------------------
 
 def write_ipynb(page, config) -> str:
-    """Write the notebook as .ipynb next to the page; return its file name."""
+    """Write the notebook as .ipynb next to the page, with the page's cell ids; return its file name."""
     import jupytext
 
     src = Path(page.file.abs_src_path)
-    name = src.with_suffix(".ipynb").name
-    out_dir = Path(config.site_dir) / Path(page.file.dest_path).parent
-    out_dir.mkdir(parents=True, exist_ok=True)
-    jupytext.write(jupytext.read(src), out_dir / name, fmt="ipynb")
-    return name
+    nb = jupytext.read(src)
+    meta = nb.metadata.get("jupytext", {})
+    meta.pop("text_representation", None)  # of the .py only, as jupytext's own .ipynb writer drops it
+    if not meta:
+        nb.metadata.pop("jupytext", None)
+    nbids.stable_ids(nb)
+    path = Path(config.site_dir) / Path(page.file.dest_path).parent / src.with_suffix(".ipynb").name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(downloads.ipynb_text(nb), encoding="utf-8")
+    return path.name
 
 
 def _add_download_link(html: str, name: str) -> str:

@@ -39,14 +39,13 @@ import logging
 from pathlib import Path
 
 from mkdocs.config import base
-from mkdocs.config import config_options as c
 from mkdocs.config.base import ValidationError
 from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.toc import TableOfContents
 
-from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_overrides, theme_patches
+from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations
@@ -95,56 +94,7 @@ class Seconds(BaseConfigOption[float]):
 
 
 class JournalConfig(base.Config):
-    """Options of the ``journal`` plugin (all on by default)."""
-
-    check_sources = c.Type(bool, default=True)
-    """Stop the build at a post with bad front matter (no date, an impossible date, a
-    category outside ``categories_allowed``, no excerpt separator) or a page with a
-    broken snippet include, naming the file and line; put the file and line in front of
-    MkDocs' broken-link warnings."""
-
-    figures = c.Type(bool, default=True)
-    """Replace ``<!-- journal:figure module.function | caption -->`` lines with the SVG
-    the snippet function draws at build time."""
-
-    figure_cache = c.Type(bool, default=True)
-    """Keep drawn figures in the record (``.cache/record.sqlite``), under what drawing them
-    read; a rebuild draws only those whose inputs changed."""
-
-    notebooks = c.Type(bool, default=True)
-    """Fit mkdocs-jupyter pages to the site: drop Jupyter's inline CSS, render Markdown
-    cells with the site's Markdown (math included), resolve links to ``.md`` sources,
-    add an ``.ipynb`` download, and key the notebook cache on imported snippets."""
-
-    feed_descriptions = c.Type(bool, default=True)
-    """Give mkdocs-rss-plugin each post's rendered excerpt (MathML, absolute links, no
-    repeated title) as its feed description."""
-
-    link_previews = c.Type(bool, default=True)
-    """Give each entry's page a description from its excerpt (plain text, at most 160
-    characters), Open Graph tags and a Twitter summary card; other pages keep the site's."""
-
-    verified_badge = c.Type(bool, default=True)
-    """Under each entry's and notebook's title: "N code blocks ran · M numbers checked ·
-    PyTorch X · date" from the last test run (``.cache/verified.json``) when the page,
-    the snippets it includes or imports and requirements.txt are unchanged since, else
-    "not verified since the last change"."""
-
-    downloads = c.Type(bool, default=True)
-    """Next to each entry's badge, links to ``downloads/<entry>.py`` and ``<entry>.ipynb``: the
-    code its page tests run, snippet modules written in (``journal_tools/mkdocs_plugin/downloads.py``)."""
-
-    slim_pages = c.Type(bool, default=True)
-    """Drop the Pygments spans Material draws as plain code text (names, whitespace)
-    from every page and minify the stylesheets, the toolkit's and the site's own (``journal_tools/mkdocs_plugin/slim.py``)."""
-
-    math_font = c.Type(bool, default=True)
-    """Copy the math font installed by ``python -m journal_tools.mkdocs_plugin.fonts install`` into
-    the site (``assets/fonts/``)."""
-
-    pin_build_date = c.Type(bool, default=True)
-    """Set ``SOURCE_DATE_EPOCH`` to the last commit's time when unset, so two builds of
-    one commit are the same bytes."""
+    """Options of the ``journal`` plugin."""
 
     block_timeout = Seconds(default=limits.DEFAULT_TIMEOUT)
     """The time limit, in seconds, of each code block (each notebook cell) the page tests and
@@ -194,22 +144,19 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font
         self.download_keys: dict[Path, str] = {}  # make serve: what each post's download is made of, once a build
         self.record = Record(self.settings.root)
-        if self.config.check_sources:
-            mkdocs_log.LinkLocator.install(self.settings.docs_dir, self.settings.root)
-        if self.config.pin_build_date:
-            build_date.pin_build_date(self.settings.root, serving=self.serving)
+        mkdocs_log.LinkLocator.install(self.settings.docs_dir, self.settings.root)
+        build_date.pin_build_date(self.settings.root, serving=self.serving)
         # After the user's custom_dir (which may override ours), before the theme's own.
         dirs = config.theme.dirs
         at = 1 if config.theme.custom_dir else 0
         try:
-            theme_overrides.check()  # our re-implemented templates still match Material's
             patched = theme_patches.patched_dir(self.settings.cache_dir / "theme")
         except theme_patches.PatchError as exc:
             raise PluginError(str(exc)) from None
         dirs[at:at] = [str(THEME_DIR), str(patched)]
         site_assets.link(config)  # every page links the stylesheets and script on_files adds
         self._anchor_bibliography(config)
-        if self.config.notebooks and "mkdocs-jupyter" in config.plugins:
+        if "mkdocs-jupyter" in config.plugins:
             notebook_cache.install(self.settings, self.record)
             notebooks.install_markdown(self.settings)
             nbids.install()  # cell ids from the cells, stdout merged after execution: same bytes every build
@@ -231,7 +178,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
         """Add the toolkit's assets; check every Markdown page and draw every figure the build misses (one process)."""
-        site_assets.add_files(files, config, minify=self.config.slim_pages)
+        site_assets.add_files(files, config)
         refs, checks = [], Mistakes()
         for file in files.documentation_pages():
             if not file.abs_src_path or not file.src_uri.endswith(".md"):
@@ -244,13 +191,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     checks.add(exc)
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
-                if self.config.figures:
-                    refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
+                refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         _stop_if_any(checks)
         if refs:
-            record = self.record if self.config.figure_cache else None
             try:
-                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), record)
+                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         return files
@@ -278,9 +223,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def _checked_page(self, path: Path) -> list:
         """Check one page's sources and find its figures."""
-        if self.config.check_sources:
-            validate.check_page(path, self.settings, blog.post_errors)
-        return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path)) if self.config.figures else []
+        validate.check_page(path, self.settings, blog.post_errors)
+        return figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
 
     @event_priority(-60)  # after the blog's on_files (-50) gave posts their URLs and on_nav marked those left out
     def on_nav(self, nav, *, config, files):
@@ -288,9 +232,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         (a draft, in ``make build``) publishes none; make serve notes each post's address (a post whose
         front matter breaks keeps it)."""
         # make serve keeps each post's download under a digest of what it is made of
-        made = (downloads.add_files(files, config, self.settings, self._download_key,
-                                    self.kept_downloads if self.serving else None, self.files_read or self._files_read)
-                if self.config.downloads else {})
+        made = downloads.add_files(files, config, self.settings, self._download_key,
+                                   self.kept_downloads if self.serving else None, self.files_read or self._files_read)
         self.downloads = downloads.drop_left_out(made, files)
         if self.page_mistake is not None:
             from mkdocs.structure.files import InclusionLevel
@@ -365,19 +308,17 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_page_content(self, html, *, page, config, files):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
         self.cited.note(html)  # the uncited list, on_post_build
-        if self.config.notebooks and notebooks.is_notebook_page(page):
+        if notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
                                              rel=self.settings.rel(page.file.abs_src_path))
             html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
-            nbids.stabilise_download(page, config)  # the .ipynb download gets the page's cell ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
-        if self.config.feed_descriptions and is_post:
+        if is_post:
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
-        if self.config.link_previews and is_post:
             preview.describe(page, html, self.settings, config.site_name)
-        if self.config.verified_badge and src is not None and (is_post or self.settings.is_notebook(src)):
+        if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, downloads.links_html(self.downloads.get(src), page.url))
         return html
 
@@ -430,11 +371,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def _final_html(self, html: str, where: str) -> str:
         html = a11y.number_formulas(html)
-        if self.config.math_font:
-            self.math_codepoints |= fonts.math_codepoints(html)
-            self.formula_glyphs.add(where, html)
-        if not self.config.slim_pages:
-            return html
+        self.math_codepoints |= fonts.math_codepoints(html)
+        self.formula_glyphs.add(where, html)
         return slim.unwrap_plain_code_spans(html)
 
     def on_post_build(self, *, config):
@@ -442,12 +380,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if self._sandbox is not None:  # the worker that ran entries' code to see what it reads
             self._sandbox.close()
             self._sandbox = None
-        if self.config.slim_pages:  # in make serve too: it serves what make build publishes
-            slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)
+        slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)  # make serve too: what make build publishes
         self._list_uncited()
         self._list_unverified()
-        if not self.config.math_font:
-            return
         served = fonts.copy_to_site(config.site_dir, root=self.settings.root, codepoints=self.math_codepoints)
         if not served:
             log.info("math font not installed (python -m journal_tools.mkdocs_plugin.fonts install): "

@@ -10,7 +10,7 @@ without copying a file:
 - ``add_files``: each asset becomes a MkDocs ``File`` generated from the
   package at ``assets/journal/<name>`` (``SITE_DIR``), so ``mkdocs build`` and
   ``mkdocs serve`` publish the same bytes through MkDocs' own file handling;
-  stylesheets are minified there (``slim.minify``) when ``slim_pages`` is on;
+  stylesheets are minified there (``slim.minify``);
 - ``link``: the site's ``extra_css`` / ``extra_javascript`` gain them in front
   of the site's own entries, so every page links them and a journal's own
   stylesheet, coming after, can restyle anything.
@@ -51,13 +51,13 @@ def link(config) -> None:
         listed[0:0] = [site_uri(n) for n in names if site_uri(n) not in present]
 
 
-def add_files(files: Files, config, *, minify: bool) -> None:
-    """Add each packaged asset to ``files`` as a generated file (minified CSS when ``minify``)."""
+def add_files(files: Files, config) -> None:
+    """Add each packaged asset to ``files`` as a generated file (stylesheets minified)."""
     for name in STYLESHEETS + SCRIPTS:
         uri = site_uri(name)
         if uri in files.src_uris:
             continue  # the site's own copy in docs/ replaces ours
         text = (ASSET_DIR / name).read_text(encoding="utf-8")
-        if minify and name.endswith(".css"):
+        if name.endswith(".css"):
             text = slim.minify(text)
         files.append(File.generated(config, uri, content=text))

@@ -26,7 +26,6 @@ import urllib.parse
 from pathlib import Path
 
 from mkdocs.config import base
-from mkdocs.config import config_options as c
 from mkdocs.plugins import BasePlugin, event_priority
 
 from journal_tools.compat import jupyter, livereload, mkdocs_config, mkdocs_log, pages
@@ -42,11 +41,7 @@ log = logging.getLogger("mkdocs.plugins.journal.serve")
 
 
 class ServeConfig(base.Config):
-    """Options of the ``journal-serve`` plugin."""
-
-    run_code = c.Type(bool, default=True)
-    """On each save, run the code of the pages whose inputs changed in a warm worker and show
-    the outcome at the top of each page; show build errors in the browser."""
+    """The ``journal-serve`` plugin has no options."""
 
 
 class ServePlugin(BasePlugin[ServeConfig]):
@@ -70,7 +65,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
         if not self.serving:
             return config
         self.settings = mkdocs_config.from_config(config)
-        if self.config.run_code and self.serve_state is None:
+        if self.serve_state is None:
             self.serve_state = state.ServeState(self.settings)
             self.serve_state.runner.warm_up()
         journal = config.plugins.get("journal")

@@ -44,11 +44,6 @@ class _CodeBlocks(HTMLParser):
             self.langs += [c[len("language-"):] for c in classes if c.startswith("language-")]
 
 
-def render_page(page: Page, settings: Settings) -> str:
-    """The page's HTML as the build's Markdown makes it (MathError on bad TeX)."""
-    return _render(read_source(settings.root / page.path, page.path), settings)
-
-
 def _render(source: str, settings: Settings) -> str:
     return settings.markdown().convert(without_front_matter(source))
 
