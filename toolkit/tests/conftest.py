@@ -46,6 +46,7 @@ markdown_extensions:
       base_path: [snippets]
       check_paths: true
       restrict_base_path: true
+      dedent_subsections: true
 """
 
 

@@ -21,7 +21,12 @@ markdown_extensions:
   - journal_math
   - journal_citations:
       bibliography: docs/refs.bib
+  - pymdownx.highlight:
+      pygments_lang_class: true
   - pymdownx.superfences
+  - pymdownx.snippets:
+      check_paths: true
+      dedent_subsections: true
 """
 
 BIB = """\

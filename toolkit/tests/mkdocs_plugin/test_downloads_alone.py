@@ -20,6 +20,7 @@ from journal_tools.compat import mkdocs_config
 from journal_tools.core.code.parse import parse_page
 from journal_tools.core.code.run import ChainResult
 from journal_tools.core.code.seed_check import run_checked
+from journal_tools.core.required_settings import minimal_extensions
 from journal_tools.mkdocs_plugin import download_data
 from journal_tools.mkdocs_plugin.downloads import ReadFile, SiteLinks, make
 from journal_tools.testing.downloads import needed, notebook_problems, script_problems
@@ -216,8 +217,9 @@ def _build(tmp_path, files_read, strict=True):
     conf = {"site_name": "t", "site_url": "https://example.org/j/", "repo_url": "https://github.com/example/j",
             "theme": {"name": "material", "font": False},
             "plugins": ["journal", {"blog": {"blog_dir": ".", "post_excerpt": "required"}}],
-            "markdown_extensions": ["pymdownx.superfences",
-                                    {"pymdownx.snippets": {"base_path": ["snippets"], "check_paths": True}}]}
+            "markdown_extensions": [*minimal_extensions()[:-1],
+                                    {"pymdownx.snippets": {"base_path": ["snippets"], "check_paths": True,
+                                                           "dedent_subsections": True}}]}
     (root / "mkdocs.yml").write_text(yaml.safe_dump(conf), encoding="utf-8")
     config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"), strict=strict)
     config.plugins.on_startup(command="build", dirty=False)

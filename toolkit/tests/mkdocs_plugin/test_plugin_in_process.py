@@ -12,6 +12,8 @@ import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
+from journal_tools.core.required_settings import minimal_extensions
+
 BIB = """@book{raschka2024,
   author = {Raschka, Sebastian},
   title = {Build a Large Language Model (From Scratch)},
@@ -41,7 +43,8 @@ def build_site(tmp_path, caplog):
         conf = {
             "site_name": name, "theme": {"name": "material", "font": False},
             "plugins": ["journal"],
-            "markdown_extensions": ["journal_math", {"journal_citations": {"bibliography": "refs.bib"}}],
+            "markdown_extensions": ["journal_math", {"journal_citations": {"bibliography": "refs.bib"}},
+                                    *minimal_extensions()],
         }
         (root / "mkdocs.yml").write_text(yaml.safe_dump(conf), encoding="utf-8")
         config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))

@@ -26,6 +26,7 @@ markdown_extensions:
   - pymdownx.snippets:
       base_path: [snippets]
       check_paths: true
+      dedent_subsections: true
 """
 
 # A snippet module reading its data files in four ways; page r<n> prints reader.<way>().

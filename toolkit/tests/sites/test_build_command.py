@@ -85,6 +85,8 @@ def test_bad_formula_stops_the_build(tmp_path):
     config.write_text(
         "site_name: t\n"
         "markdown_extensions:\n  - journal_tools.core.markup.markdown_math\n"
+        "  - pymdownx.highlight:\n      pygments_lang_class: true\n  - pymdownx.superfences\n"
+        "  - pymdownx.snippets:\n      check_paths: true\n      dedent_subsections: true\n"
         "plugins:\n  - journal\n",
         encoding="utf-8",
     )

@@ -128,6 +128,40 @@ def test_an_unknown_category_is_a_clear_error_and_writes_nothing(project):
     assert snapshot(project) == before
 
 
+AUTHORS_FILE = Path("docs") / "blog" / ".authors.yml"  # the fixture blog's authors_file
+
+
+def test_the_author_is_the_authors_file_s_first_unless_another_of_it_is_asked_for(project):
+    (project / AUTHORS_FILE).write_text("authors:\n  first:\n    name: F\n    description: d\n    avatar: a.svg\n"
+                                        "  second:\n    name: S\n    description: d\n    avatar: a.svg\n", encoding="utf-8")
+    page, _, _ = create_entry(project, TITLE, DATE)
+    assert front_matter(page)["authors"] == ["first"]
+    page, _, _ = create_entry(project, "Another entry", DATE, author="second")
+    assert front_matter(page)["authors"] == ["second"]
+
+
+@pytest.mark.parametrize(("authors", "says"), [
+    (None, "docs/blog/.authors.yml does not exist: create it with one under authors:"),
+    ("authors: {}\n", "docs/blog/.authors.yml names no author: add one under authors:"),
+], ids=["no file", "no author"])
+def test_an_authors_file_with_no_author_is_a_clear_error_and_writes_nothing(project, authors, says):
+    if authors is None:
+        (project / AUTHORS_FILE).unlink()
+    else:
+        (project / AUTHORS_FILE).write_text(authors, encoding="utf-8")
+    before = snapshot(project)
+    with pytest.raises(EntryError, match=re.escape(says)):
+        create_entry(project, TITLE, DATE)
+    assert snapshot(project) == before
+
+
+def test_an_author_the_file_lacks_is_a_clear_error_and_writes_nothing(project):
+    before = snapshot(project)
+    with pytest.raises(EntryError, match=re.escape("author 'nobody' is not in docs/blog/.authors.yml; it has: author")):
+        create_entry(project, TITLE, DATE, author="nobody")
+    assert snapshot(project) == before
+
+
 # --- the files it writes ----------------------------------------------------------
 
 

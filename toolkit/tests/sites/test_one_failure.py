@@ -137,6 +137,8 @@ MISTAKES = [
     Mistake("impossible date", ENTRY, "date: 2025-07-28", "date: 2025-02-30", "date: 2025-02-30", ("not a real date",)),
     Mistake("unknown category", ENTRY, "categories:\n  - ", "categories:\n  - Not A Category\n  - ", "  - Not A Category",
             ("categories_allowed",)),
+    Mistake("unknown author", ENTRY, "categories:\n  - ", "authors:\n  - nobody\ncategories:\n  - ", "authors:",
+            ("author 'nobody' is not in docs/blog/.authors.yml, which has: author",)),
     # named just after the opening paragraph, where the separator goes
     Mistake("no excerpt separator", ENTRY, "<!-- more -->\n", "", "$w_{ij}$ and [a page", ("<!-- more -->",), below=1),
     Mistake("bad TeX", ENTRY, "$$s = \\frac{1}{2}$$", "$$s = \\frac{1}{2$$", "$$s = ", ("bad TeX", "Expected closing token")),

@@ -12,7 +12,7 @@ pytest_plugins = ["pytester"]
 pytestmark = pytest.mark.slow  # pytest sessions in-process
 
 CONFIG = ("site_name: t\ntheme: material\nmarkdown_extensions:\n  - pymdownx.highlight:\n      pygments_lang_class: true\n"
-          "  - pymdownx.superfences\n")
+          "  - pymdownx.superfences\n  - pymdownx.snippets:\n      check_paths: true\n      dedent_subsections: true\n")
 PAGE = "# {title}\n\n```python\nprint({value})\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```text\n{shown}\n```\n"
 POST = "docs/blog/posts/2026-12-01-an-entry-whose-file-name-is-as-long-as-titles-get.md"
 

@@ -18,7 +18,9 @@ Each placeholder starts with ``validate.PLACEHOLDER``: once the draft line is
 removed, the build and the page tests fail at a placeholder still there.
 
 The category comes from the blog plugin's ``categories_allowed`` in mkdocs.yml
-(the first one, or ``--category``). Everything is a function of the repo root and
+(the first one, or ``--category``), the author from the blog's authors file (its
+first id, or ``--author``, which must be one of them: the blog stops at an author
+it does not know). Everything is a function of the repo root and
 a date, so the tests run it in a temporary copy of the project.
 """
 
@@ -37,15 +39,12 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.markup import citations
 from journal_tools.core.record.validate import PLACEHOLDER
-from journal_tools.core.settings import CONFIG_NAME, ConfigError, Settings, find_root
+from journal_tools.core.settings import CONFIG_NAME, BlogSettings, ConfigError, Settings, find_root
 
 MAX_SLUG_LENGTH = 60
-DEFAULT_AUTHOR = "author"
 TESTS_DIR = Path("tests") / "test_snippets"
 # The code column of an entry at 1280 px, in characters (Chromium, the site's code font, measured on a
 # built scaffold entry: 80). Every line the scaffold writes is shorter, so no block of it scrolls sideways.
@@ -146,7 +145,7 @@ class Layout:
     snippets_dir: Path
     tests_dir: Path
     categories_allowed: list[str]
-    authors_file: Path | None
+    blog: BlogSettings
     bibliography: str = "the BibTeX file (bibliography of journal_tools.core.markup.citations in mkdocs.yml)"
     cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
 
@@ -165,7 +164,7 @@ def read_layout(root: Path) -> Layout:
         snippets_dir=settings.snippet_dirs[0] if settings.snippet_dirs else settings.root / "snippets",
         tests_dir=settings.root / TESTS_DIR,
         categories_allowed=list(settings.blog.categories_allowed),
-        authors_file=settings.blog.authors_file,
+        blog=settings.blog,
         **_citation_example(settings),
     )
 
@@ -199,17 +198,29 @@ def choose_category(layout: Layout, category: str | None) -> str:
     return category
 
 
-def check_author(layout: Layout, author: str) -> None:
-    """If the blog has an authors file, the author must be in it (else the build fails)."""
-    path = layout.authors_file
-    if path is None or not path.is_file():
-        return
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    authors = data.get("authors") or {}
-    if author not in authors:
-        raise EntryError(
-            f"author {author!r} is not in {path}; known: {', '.join(authors) or 'none'}"
-        )
+def choose_author(layout: Layout, author: str | None) -> str | None:
+    """``author``, checked against the blog's authors file, or the file's first id; None when the
+    blog reads no authors (its ``authors: false``), so the entry names none. The blog stops the
+    build at an id its authors file lacks, so a file with none is an error here, before any file
+    is written."""
+    blog = layout.blog
+    if not blog.authors:
+        return None
+    known = blog.author_names()
+    where = _show(blog.authors_file, layout.root) if blog.authors_file is not None else "the blog's authors_file"
+    if known is None:
+        raise EntryError(f"{where} cannot be read as YAML: fix it (the blog reads each entry's authors there); "
+                         "nothing was written")
+    if not known:
+        exists = blog.authors_file is not None and blog.authors_file.is_file()
+        raise EntryError(f"{where} {'names no author' if exists else 'does not exist'}: "
+                         f"{'add' if exists else 'create it with'} one under authors: (an id, with its name and "
+                         "avatar) for the entry to name; nothing was written")
+    if author is None:
+        return known[0]
+    if author not in known:
+        raise EntryError(f"author {author!r} is not in {where}; it has: {', '.join(known)}; nothing was written")
+    return author
 
 
 # --- file contents ------------------------------------------------------------
@@ -276,9 +287,7 @@ draft: true
 categories:
   - {category}
 tags: []
-authors:
-  - {author}
-doctest: page
+{authors}doctest: page
 ---
 
 # {heading}
@@ -350,7 +359,7 @@ def plan_entry(
     title: str,
     date: dt.date,
     category: str | None = None,
-    author: str = DEFAULT_AUTHOR,
+    author: str | None = None,
 ) -> Plan:
     """Work out the three files and their text, without writing anything."""
     title = clean_title(title)
@@ -359,7 +368,7 @@ def plan_entry(
     root = Path(root)
     layout = read_layout(root)
     category = choose_category(layout, category)
-    check_author(layout, author)
+    author = choose_author(layout, author)
     slug = slugify(title)
     module = module_name(slug, layout.snippets_dir)
     names = {"module": module, "fn_section": "softmax", "demo_section": "demo"}
@@ -375,7 +384,7 @@ def plan_entry(
         date=date.isoformat(),
         category=category,
         placeholder=PLACEHOLDER,
-        author=author,
+        authors="" if author is None else f"authors:\n  - {author}\n",
         heading=markdown_text(title),
         output=output,
         bibliography=layout.bibliography,
@@ -391,7 +400,7 @@ def create_entry(
     title: str,
     date: dt.date | None = None,
     category: str | None = None,
-    author: str = DEFAULT_AUTHOR,
+    author: str | None = None,
 ) -> list[Path]:
     """Create the entry, its snippet module and its test; return their paths.
 
@@ -437,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("title", nargs="?", default="", help='the entry title, e.g. "Causal attention by hand"')
     parser.add_argument("--category", help="one of the blog's categories_allowed (default: the first)")
-    parser.add_argument("--author", default=DEFAULT_AUTHOR, help="an id from the blog's .authors.yml")
+    parser.add_argument("--author", help="an id from the blog's authors file (default: its first)")
     parser.add_argument("--date", type=dt.date.fromisoformat, help="YYYY-MM-DD (default: today)")
     parser.add_argument("--root", type=Path, help="the journal's root folder (default: found from the cwd)")
     args = parser.parse_args(argv)

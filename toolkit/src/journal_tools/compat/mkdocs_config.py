@@ -34,6 +34,7 @@ from mkdocs.config import load_config
 from mkdocs.utils import yaml_load
 
 from journal_tools.compat import blog
+from journal_tools.core import required_settings
 from journal_tools.core.page import limits
 from journal_tools.core.settings import (
     BLOG_NAMES,
@@ -46,13 +47,19 @@ from journal_tools.core.settings import (
     blog_settings,
 )
 
-__all__ = ["config_line", "config_message_line", "from_config", "load", "locate_config_message", "read_yaml"]
+__all__ = ["config_line", "config_message_line", "from_config", "load", "locate_config_message",
+           "read_yaml"]
 
 
 def from_config(config) -> Settings:
-    """From a validated MkDocs config (a running build's ``on_config``)."""
+    """From a validated MkDocs config (a running build's ``on_config``); a setting the checks
+    need and the file lacks stops the build (MkDocs' PluginError) at its line."""
     config_file = Path(config.config_file_path).resolve()
     root = config_file.parent
+    try:
+        _check_required(config_file, config["markdown_extensions"], config["mdx_configs"])
+    except ConfigError as exc:
+        raise exceptions.PluginError(str(exc)) from None
     blog = None
     for name in BLOG_NAMES:
         plugin = config.plugins.get(name)
@@ -128,7 +135,26 @@ def _load(config_file: str) -> Settings:
     if listed is not None:
         blog = blog_settings(_validated_blog_options(*listed, config_file), Path(config["docs_dir"]))
     jupyter = _raw_plugin_options(raw, (JUPYTER,))
-    return Settings.make(config, path, path.parent, blog, None if jupyter is None else jupyter[1], _timeout_option(raw, path))
+    timeout = _timeout_option(raw, path)
+    _check_required(path, config["markdown_extensions"], config["mdx_configs"])  # after MkDocs' and the plugins' own checks
+    return Settings.make(config, path, path.parent, blog, None if jupyter is None else jupyter[1], timeout)
+
+
+def _check_required(config_file: Path, extensions, configs: dict) -> None:
+    """Raise ConfigError for each setting of ``core.required_settings`` the file lacks or sets
+    otherwise, one line each (``mkdocs.yml:97: pymdownx.highlight needs ...``), in the file's
+    order: at the extension's entry, or at ``markdown_extensions:`` for one not listed.
+
+    The file is named as the journal's other files are, from its root (the file's folder),
+    so the build's error and the page tests' are the same text."""
+    found = required_settings.unmet(extensions, configs)
+    if not found:
+        return
+    located = []
+    for u in found:
+        line = config_line(config_file, ["markdown_extensions", *([u.extension] if u.listed else [])])
+        located.append((line or 0, f"{config_file.name}:{line}: {u.message}" if line else f"{config_file.name}: {u.message}"))
+    raise ConfigError("\n".join(text for _, text in sorted(located, key=lambda pair: pair[0])))
 
 
 def _timeout_option(raw: dict, path: Path) -> float | None:

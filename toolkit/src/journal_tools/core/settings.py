@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import markdown
+import yaml
 
 from journal_tools.core.markup import citations
 from journal_tools.core.page import limits
@@ -57,6 +58,20 @@ class BlogSettings:
     excerpt_separator: str
     authors_file: Path | None  # absolute
     post_dir: str = "blog/posts"  # posts_dir relative to docs/, as the blog plugin matches its posts' src_uri
+    authors: bool = True  # the blog's authors option: a post's authors: must be in the authors file
+
+    def author_names(self) -> list[str] | None:
+        """The ids the authors file names (its ``authors:`` mapping, as the blog reads it); [] for no
+        file; None for a file that cannot be read as YAML (the blog itself stops at that file)."""
+        path = self.authors_file
+        if path is None or not path.is_file():
+            return []
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8-sig")) or {}
+        except (OSError, UnicodeError, yaml.YAMLError):
+            return None
+        authors = data.get("authors") if isinstance(data, dict) else None
+        return [str(name) for name in authors] if isinstance(authors, dict) else []
 
 
 @dataclass(frozen=True)
@@ -183,6 +198,7 @@ def blog_settings(options: dict, docs_dir: Path) -> BlogSettings:
         excerpt_separator=options.get("post_excerpt_separator", "<!-- more -->"),
         authors_file=(docs_dir / authors.format(blog=blog_dir)).resolve() if authors else None,
         post_dir=posixpath.normpath(post_dir),
+        authors=bool(options.get("authors", True)),
     )
 
 

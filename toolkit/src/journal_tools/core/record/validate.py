@@ -8,7 +8,8 @@ failing notebook cell without the notebook. The plugin runs these first and
 stops with ``docs/blog/posts/x.md:2: ...``:
 
 - every post has ``date:`` (a date, or ``{created, updated}``), each a real
-  ``YYYY-MM-DD`` date; every category is in the blog's ``categories_allowed``;
+  ``YYYY-MM-DD`` date; every category is in the blog's ``categories_allowed``; every
+  author is in its authors file (the blog says only "Couldn't find author 'x'");
   with ``post_excerpt: required``, the excerpt separator is there; a post that
   is not a draft (``draft: true``) holds none of ``make new``'s placeholder text;
 - every snippet include of every Markdown page resolves (the one include
@@ -80,12 +81,30 @@ def check_post(text: str, rel: str, settings: Settings, engine_check: MetadataCh
             if category not in blog.categories_allowed:
                 raise fm.error(f"categories.{n}", f"category {category!r} is not in categories_allowed of "
                                                   f"mkdocs.yml ({', '.join(blog.categories_allowed)})")
+    _check_authors(fm, settings)
     if blog.excerpt_required and blog.excerpt_separator not in text:
         line = _after_first_paragraph(text.split("\n"), fm.body_line - 1)
         raise FrontMatterError(rel, line, f"post has no excerpt separator {blog.excerpt_separator}: put it "
                                           "after the opening paragraph (the blog shows what comes before it)")
     if fm.data.get("draft") is not True:
         _check_no_placeholder(text, rel)
+
+
+def _check_authors(fm: frontmatter.FrontMatter, settings: Settings) -> None:
+    """Every author a post names is in the blog's authors file: else at the ``authors:`` line, naming
+    the file and the ids it has."""
+    blog, named = settings.blog, fm.data.get("authors")
+    if not blog.authors or blog.authors_file is None or not isinstance(named, list):
+        return
+    known = blog.author_names()
+    if known is None:  # a file that is not YAML: the blog's own error names it
+        return
+    for name in named:
+        if name not in known:
+            where = settings.rel(blog.authors_file)
+            has = f"which has: {', '.join(known)}" if known else (
+                "which names no author" if blog.authors_file.is_file() else "which does not exist")
+            raise fm.error("authors", f"author {name!r} is not in {where}, {has}")
 
 
 def _check_no_placeholder(text: str, rel: str) -> None:

@@ -33,11 +33,13 @@ PAGE = "page"  # the record's kind for a page's whole test: its render check and
 
 def read_by_tests(path: Path, settings: Settings) -> list[str]:
     """The files the page tests read themselves (labels for ``core.record.inputs``): the page, the
-    snippet files it includes (as the include expander finds them), the BibTeX file and mkdocs.yml.
-    What the page's code reads is observed while it runs."""
+    snippet files it includes (as the include expander finds them), the BibTeX file, mkdocs.yml and,
+    for a post, the blog's authors file. What the page's code reads is observed while it runs."""
     files = [Path(path)]
     if not settings.is_notebook(path):
         files += included_files(files[0].read_bytes().decode("utf-8-sig", errors="replace"), settings)
+    if settings.is_post(path) and settings.blog.authors_file is not None:
+        files.append(settings.blog.authors_file)  # its ids are checked against the post's authors:
     files += [f for f in (settings.bibliography, settings.config_file) if f is not None]
     return [settings.rel(f) for f in files]
 
