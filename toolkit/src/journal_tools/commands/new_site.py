@@ -209,8 +209,8 @@ def create_site(target: Path, options: Options = Options(), date: dt.date | None
     Raises SiteError, having written nothing, for a target that is not empty; a failure
     while writing removes what was written (and the folder, when this made it)."""
     date = date or dt.date.today()
+    check_target(Path(target))  # named as given, in the message
     target = Path(target).absolute()
-    check_target(target)
     plan = plan_site(target, options, date)
     made_folder = not target.exists()
     try:
