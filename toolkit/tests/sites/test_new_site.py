@@ -164,7 +164,17 @@ def compare_trees(file: str, ours, theirs) -> None:
     for what in rows:
         blank(ours, what)
         blank(theirs, what)
-    assert theirs == ours, f"{file}: a setting differs that no row of DIFFERENCES names"
+    assert theirs == ours, f"{file}: settings differ that no row of DIFFERENCES names: {paths_differing(ours, theirs)}"
+
+
+def paths_differing(ours, theirs, prefix: str = "") -> list[str]:
+    """The dotted paths at which two parsed files differ (list items by index)."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        keys = list(ours) + [k for k in theirs if k not in ours]
+        return [p for k in keys for p in paths_differing(ours.get(k, _ABSENT), theirs.get(k, _ABSENT), f"{prefix}{k}.")]
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        return [p for i, (a, b) in enumerate(zip(ours, theirs)) for p in paths_differing(a, b, f"{prefix}{i}.")]
+    return [] if ours == theirs else [prefix.rstrip(".")]
 
 
 def test_the_same_mkdocs_settings_apart_from_content_and_names(made):
