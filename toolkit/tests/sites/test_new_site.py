@@ -68,8 +68,6 @@ DIFFERENCES = [
     (".gitignore", "*.egg-info/", "what `pip install toolkit/` leaves in the toolkit's source tree"),
     (".gitignore", "/build/", "the same"),
     (".gitignore", "toolkit/build/", "the same"),
-    ("pyproject.toml", "tool.pytest.ini_options.testpaths", "the made journal's checks of the built site come from "
-                                                            "journal-tools' plugin, which collects mkdocs.yml"),
 ]
 
 

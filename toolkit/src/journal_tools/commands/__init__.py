@@ -1,1 +1,1 @@
-"""The commands behind make targets: `make build` and `make new`."""
+"""The commands behind make targets: `make build` and `make new`; and `journal-new-site`, which makes a journal."""

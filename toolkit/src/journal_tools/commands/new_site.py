@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"Made a journal in {args.dir} ({len(files)} files). Next:")
     print(f"  cd {args.dir}")
-    print(f"  make serve   # sets up .venv (about a minute), then {serve_address(args.dir)}")
+    print(f"  make serve   # sets up .venv first (minutes, the first time: torch and the pins), then serves {serve_address(args.dir)}")
     print("  make test    # every check")
     return 0
 

@@ -19,7 +19,7 @@ values = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
 
 # --8<-- [start:attention]
 def scaled_dot_product_attention(q, k, v):
-    """softmax(q k^T / sqrt(d_k)) v, and the weights (one row per query, each summing to 1)."""
+    """softmax(q k^T / sqrt(d_k)) v, and the weights (rows sum to 1)."""
     scores = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])
     weights = torch.softmax(scores, dim=-1)
     return weights @ v, weights
