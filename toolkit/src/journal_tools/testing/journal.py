@@ -83,7 +83,7 @@ class Journal:
 
     @functools.cached_property
     def entries(self) -> list[Entry]:
-        """Every post, drafts included (the test build builds them), oldest first."""
+        """Every post, drafts included (the test build builds them), oldest first as the blog orders them."""
         found = []
         md = None
         for path in sorted(self.posts_dir.glob("*.md")):
@@ -99,7 +99,8 @@ class Journal:
         if not found:
             raise AssertionError(f"no entry in {self.settings.rel(self.posts_dir)}/ (the blog's post_dir): "
                                  "the checks of the built site would check nothing")
-        return sorted(found, key=lambda e: e.date)
+        # The blog's own order: newest first by date, a day's entries in file-name order; reversed.
+        return sorted(found, key=lambda e: e.date, reverse=True)[::-1]
 
     def published(self) -> list[Entry]:
         """The entries that are no draft, oldest first."""
