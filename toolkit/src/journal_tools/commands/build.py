@@ -1,12 +1,8 @@
-"""Build the site without ever leaving a broken site/ behind (`make build`).
+"""``make build``: ``mkdocs build --strict`` into a fresh folder, swapped in for site/ only on success.
 
     python -m journal_tools.commands.build [--config-file mkdocs.yml] [--site-dir site]
 
-Runs `mkdocs build --strict` into a fresh temporary folder next to the site
-folder. Only when that succeeds is the new build swapped in (two renames on
-the same file system: the old site moves aside, the new one takes its name,
-the old one is deleted). A failed build prints mkdocs' own messages, leaves
-the previous site/ exactly as it was, and exits non-zero.
+A failed build prints MkDocs' messages, leaves the previous site/ as it was and exits non-zero.
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
-"""Scaffold a new journal entry: ``make new TITLE="Causal attention by hand"``.
+"""``make new TITLE="..."``: a draft entry, its snippet module and its snippet test, each refused if it exists.
 
-Creates three files, and refuses to touch any of them if one already exists:
-
-- ``docs/blog/posts/<date>-<slug>.md``: the post, a draft (Material's
-  ``draft: true``: ``make serve`` shows it, ``make build`` leaves it out), with
-  front matter the blog plugin accepts, an empty tag list for the author to
-  fill, an excerpt placeholder, ``<!-- more -->``, a code section that includes
-  the snippet module (so the page shows the tested code), the expected output
-  of that code, a commented example of a citation (with a key of the
-  journal's BibTeX file), and a placeholder for the author's technical notes (what was
-  tried, what the numbers show);
-- ``snippets/<module>.py``: a new snippet module with named sections holding a
-  tiny real function and a demo that prints its result;
-- ``tests/test_snippets/test_<module>.py``: a test of that function, which passes.
-
-Each placeholder starts with ``validate.PLACEHOLDER``: once the draft line is
-removed, the build and the page tests fail at a placeholder still there.
-
-The category comes from the blog plugin's ``categories_allowed`` in mkdocs.yml
-(the first one, or ``--category``), the author from the blog's authors file (its
-first id, or ``--author``, which must be one of them: the blog stops at an author
-it does not know). Everything is a function of the repo root and
-a date, so the tests run it in a temporary copy of the project.
+Every placeholder starts with ``validate.PLACEHOLDER``, so a published entry still holding one fails at its line.
+The category is the blog's first ``categories_allowed`` (or ``--category``); all is a function of the root and
+a date, so the tests run it in a copy of the project.
+The author is the blog's authors file's first id (or ``--author``, one of them: the blog stops at an
+author it does not know).
 """
 
 from __future__ import annotations
@@ -74,8 +57,7 @@ def slugify(title: str) -> str:
 
 
 def _shadows_installed_module(name: str, snippets_dir: Path) -> bool:
-    """True if ``name`` is a stdlib or installed module that a snippet of that name
-    would hide (snippets/ is on the tests' import path)."""
+    """True if ``name`` is a stdlib or installed module that a snippet of that name would hide (snippets/ is on the tests' import path)."""
     if name in sys.stdlib_module_names or name in sys.builtin_module_names:
         return True
     try:

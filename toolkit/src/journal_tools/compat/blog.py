@@ -1,11 +1,5 @@
-"""Material's blog plugin (9.8): its own config classes, run on what the journal reads.
-
-The blog validates its options (``BlogConfig``) and each post's metadata
-(``PostConfig``) with classes of ``material.plugins.blog``, a module of the
-plugin rather than a documented API. The journal runs the same classes so a
-mistake fails where the blog would fail, but names the line (the blog names
-only the file). Guarded in toolkit/tests/compat/test_compat.py, which drives
-both classes on real options and posts.
+"""Material's blog plugin (9.8): its own config classes (``BlogConfig``, ``PostConfig``), run on what the
+journal reads, so a mistake fails where the blog would, but at its line (the blog names only the file).
 """
 
 from __future__ import annotations

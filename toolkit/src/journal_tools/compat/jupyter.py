@@ -1,19 +1,8 @@
-"""mkdocs-jupyter (0.26) and the nbconvert it drives (7.17).
-
-mkdocs-jupyter's ``nb2html`` builds nbconvert's ``HTMLExporter`` and its
-``SubCell`` preprocessor itself, with no setting for the Markdown renderer or
-for extra preprocessors, and its notebook cache is keyed by a private function
-with no setting for extra key inputs. All three are looked up as module
-globals at each call (``mkdocs_jupyter.nbconvert2.HTMLExporter``,
-``mkdocs_jupyter.nbconvert2.SubCell``, ``mkdocs_jupyter.plugin._compute_cache_key``),
-so replacing those globals is the one way in. A failing cell is reported by
-nbclient's ``CellExecutionError``, whose message text is parsed here for the
-notebook line (:func:`notebook_cell_message`). The library's own object is
-kept the first time, so installing again (every ``mkdocs serve`` rebuild, a
-test) builds on the original, never on an earlier replacement.
-
-Imported lazily: mkdocs-jupyter imports nbconvert (about 1.3 s), needed only
-by a site with notebooks.
+"""mkdocs-jupyter (0.26) and the nbconvert it drives (7.17): the module globals it looks up at each call
+(``nbconvert2.HTMLExporter``, ``nbconvert2.SubCell``, ``plugin._compute_cache_key``) replaced, since it has no
+setting for a Markdown renderer, a preprocessor or extra cache-key inputs; nbclient's cell error parsed for its
+line. The library's own object is kept the first time, so a second install builds on the original.
+Imported lazily: mkdocs-jupyter imports nbconvert (about 1.3 s).
 """
 
 from __future__ import annotations
@@ -80,11 +69,7 @@ def _executes(plugin_config, nb_path: str) -> bool:
 
 
 def cache_path(config, nb_path: str) -> Path | None:
-    """Where mkdocs-jupyter keeps (or will keep) this notebook's executed HTML; None without its cache.
-
-    The same key and path its ``on_pre_page`` computes (its private key and
-    path functions, the key as wrapped by :func:`wrap_cache_key`).
-    """
+    """Where mkdocs-jupyter keeps this notebook's executed HTML (its own key and path functions); None without its cache."""
     plugin = config.plugins.get(PLUGIN)
     if plugin is None or not plugin.config["cache"]:
         return None
@@ -95,15 +80,8 @@ def cache_path(config, nb_path: str) -> Path | None:
 
 
 def render_detached(render, config, files) -> None:
-    """Run a notebook page's mkdocs-jupyter ``render`` on a stand-in page: it executes the
-    notebook and writes the cache entry, leaving the live page alone.
-
-    mkdocs-jupyter's render (a function bound to the page in its
-    ``on_pre_page``) only sets ``content``, ``toc`` and ``title`` on its first
-    argument besides writing the cache, so the background execution of
-    ``make serve`` runs it on a stand-in while the live page keeps its
-    previous outputs.
-    """
+    """Run a notebook page's mkdocs-jupyter ``render`` on a stand-in page: it executes the notebook and writes
+    the cache entry (it sets only ``content``, ``toc``, ``title``), the live page keeping its outputs."""
     func = getattr(render, "__func__", None)
     if func is None:
         raise CompatError(f"{installed(DIST)}: a notebook page's render is no bound method any more; "
@@ -118,12 +96,8 @@ _CELL_FRAME = re.compile(r"Cell In\[\d+\], line (\d+)")
 
 
 def cell_error_line(script: str, message: str) -> int | None:
-    """Line in the script of the statement that raised, from nbclient's message.
-
-    The message holds the cell's source between two dashed lines, then
-    IPython's traceback ("Cell In[2], line 3"). A percent script keeps code
-    cells verbatim, so the cell is found by its text.
-    """
+    """Line in the script of the statement that raised: the cell's source in nbclient's message, found in the
+    script by its text, plus IPython's "Cell In[2], line 3"."""
     parts = _ANSI.sub("", message).split("\n------------------\n")
     if len(parts) < 2:
         return None

@@ -1,14 +1,6 @@
-"""MkDocs' live-reload server (``mkdocs.livereload.LiveReloadServer``, MkDocs 1.6).
-
-MkDocs hands plugins the server in ``on_serve`` and documents only ``watch``
-and ``unwatch`` on it. Showing a build error in the browser
-(``journal_tools.serve.error_pages``, ``journal_tools.serve.rebuild_requests``) needs three things it has no public way to do: wait
-for the rebuild under way (so a request never sees half a build), give a page
-of ours the live-reload script with the epoch the browser polls, and ask for a
-rebuild when a background job (a notebook, a figure) is done, as its own file
-watcher does; and it offers no hook for a failed build, so the server's
-``builder`` attribute and its request handler (wsgiref's ``get_app``/``set_app``)
-are replaced on the one server instance (:func:`wrap_builder`, :func:`wrap_app`).
+"""MkDocs' live-reload server (1.6), which documents only ``watch``/``unwatch``: wait for the rebuild under way,
+give a page of ours its script and epoch, ask for a rebuild, and replace its ``builder`` and request handler
+on the one instance (no hook sees a failed build), for serve's error pages.
 """
 
 from __future__ import annotations
@@ -21,11 +13,7 @@ DIST = "mkdocs"
 
 
 def visible_epoch(server) -> int:
-    """Wait until no rebuild is under way; return the epoch of the site browsers now see.
-
-    What the server's own page requests do before answering (its
-    ``_epoch_cond`` guards ``_visible_epoch`` and ``_wanted_epoch``).
-    """
+    """Wait until no rebuild is under way; return the epoch browsers now see (as the server's own requests do)."""
     cond = require(server, "_epoch_cond", DIST, "wait for the rebuild under way")
     require(server, "_wanted_epoch", DIST, "tell a rebuild under way")
     with cond:
@@ -34,11 +22,7 @@ def visible_epoch(server) -> int:
 
 
 def with_livereload_script(server, content: bytes, epoch: int) -> bytes:
-    """``content`` (an HTML page) with the server's live-reload script for ``epoch`` before ``</body>``.
-
-    The script's template is private too; the server's own injector keeps
-    the page polling exactly as MkDocs' pages do.
-    """
+    """``content`` with the server's (private) live-reload script for ``epoch`` before ``</body>``."""
     return require(server, "_inject_js_into_html", DIST, "add the live-reload script to an error page")(content, epoch)
 
 

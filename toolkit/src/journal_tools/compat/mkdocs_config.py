@@ -1,23 +1,8 @@
-"""mkdocs.yml read into the core's :class:`~journal_tools.core.settings.Settings`, with MkDocs' own loader.
+"""mkdocs.yml into the core's ``Settings`` with MkDocs' own loader (defaults, ``!ENV``, validation are MkDocs'),
+and MkDocs' config messages given the line of the option they name (its wording, hence here).
 
-The build (the plugin's ``on_config``: :func:`from_config`), the page tests,
-``make new`` and the benchmarks (:func:`load`) all get their settings here, so
-defaults, ``!ENV`` tags and validation are MkDocs' everywhere. The core takes
-the result as a value and never reads mkdocs.yml itself.
-
-MkDocs' configuration messages name the option but not its line ("Config
-value 'plugins': Plugin 'journal' option 'x': Unrecognised configuration
-name: x"): :func:`locate_config_message` parses that message text (a
-library's wording, hence here in compat, guarded in
-toolkit/tests/compat/test_compat.py) and finds the line by reading the file's
-YAML nodes; :func:`load` puts it first (``mkdocs.yml:48: ...``).
-
-``load`` instantiates no plugin: loading mkdocs-jupyter imports nbconvert
-(about 2 s), and MkDocs caches plugin instances that define ``on_startup``,
-so a second load inside a running build would reset the live instances'
-converted options. The options this package needs from the blog plugin are
-validated with the blog plugin's own config class instead
-(:func:`journal_tools.compat.blog.option_errors`).
+``load`` instantiates no plugin: mkdocs-jupyter imports nbconvert (about 2 s), and a second load inside a
+build would reset the live plugin instances; blog options go through ``compat.blog.option_errors``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,5 @@
-"""MkDocs' log messages (1.6): its link warnings given the file and line of the link; its
-lines for each serve rebuild left out (:func:`quiet_rebuilds`).
-
-MkDocs warns "Doc file 'x.md' contains a link 'y.md', but the target is not
-found among documentation files" naming the file but not the line. The
-:class:`LinkLocator` filter on its page logger (``mkdocs.structure.pages``)
-parses that wording (a library's message text, hence here) and puts the
-``file:line:`` in front. Guarded in toolkit/tests/compat/test_compat.py by a
-real build of a page with a broken link.
+"""MkDocs' log messages (1.6): its broken-link warnings given the link's ``file:line:`` (their wording, hence
+here); its lines for each serve rebuild left out (:func:`quiet_rebuilds`).
 """
 
 from __future__ import annotations

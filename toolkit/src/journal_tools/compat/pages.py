@@ -1,10 +1,5 @@
-"""MkDocs' pages (``mkdocs.structure.pages.Page``, MkDocs 1.6).
-
-MkDocs has no event between a page's Markdown and its HTML that sees the
-conversion fail, and mkdocs-jupyter gives notebook pages their HTML by
-replacing ``render`` on the page instance. So the plugin wraps that method,
-on the instance, as mkdocs-jupyter does: the build calls
-``page.render(config, files)`` through the instance.
+"""MkDocs' ``Page`` (1.6): ``render`` wrapped on the instance, as mkdocs-jupyter does, since no event sees a
+page's conversion fail.
 """
 
 from __future__ import annotations

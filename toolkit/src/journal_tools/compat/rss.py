@@ -1,10 +1,5 @@
-"""mkdocs-rss-plugin (1.19).
-
-It makes its per-build lists (the pages it collects, the two feeds) in
-``on_startup``, which ``mkdocs serve`` calls once: every rebuild then adds its
-items to the last one's, and an entry whose date (so URL) changed stays in the
-feed at its old URL (found by toolkit/tests/sites/test_serve_equivalence.py). Its own
-``on_startup`` is the reset; it is run again before each build after the first.
+"""mkdocs-rss-plugin (1.19): its per-build lists are made in ``on_startup``, which ``mkdocs serve`` calls once,
+so its own ``on_startup`` is run again before each later build (else an entry stays at its old URL).
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
-"""Small, checked edits to Material's own templates, made at build time.
-
-Three of Material's templates need a few attributes changed for readers who
-use screen readers, the entry page needs links to the previous and next
-entry, and ``base.html`` must escape a page's description (an entry's is its
-excerpt's text, quotes and all). Copying the templates into the repository
-would commit Material's code; instead the installed templates are read from
-the ``material`` package, these
-edits applied, and the results written to ``.cache/theme/<digest>/``, which the
-plugin puts on the theme's search path. Each edit names the exact text it
-expects and how many times; if an upgrade of Material changes a template so
-an edit no longer applies, the build stops saying which (never a silent miss).
+"""Exact-text edits of Material's installed templates, written to ``.cache/theme/<digest>/`` at build time, so no
+Material template is committed; an edit whose text an upgrade moved stops the build naming it.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""One located type for every journal mistake: where it is (``path``, ``line``, and for a
-snippet line the page line that included it) and what is wrong (``problem``).
-
-Every error the page readers, the page tests and the build raise for an author's
-mistake is a :class:`Mistake` (the page's ``PageError``, an include's ``IncludeError``,
-a block's ``BlockError``, bad TeX's ``MathError``, ...). A report starts with
-``str(mistake)``, ``path:line: problem``; a test or a caller reads the fields, never
-that text parsed back (as pytest-examples carries every report on one located value).
-A mistake found before its page is known (bad TeX met inside a Markdown conversion)
-has ``path`` None until the caller that knows the page locates it.
+"""One located type for every author's mistake: ``path``, ``line`` (and for a snippet line the page line that
+included it) and ``problem``; ``str(mistake)`` is ``path:line: problem``, and callers read the fields, never
+the text. ``path`` is None until a caller that knows the page locates it.
 """
 
 from __future__ import annotations

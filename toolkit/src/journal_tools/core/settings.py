@@ -1,13 +1,6 @@
-"""One settings object for everything that reads a journal: its paths and Markdown options.
-
-The build, the page tests, ``make new`` and the benchmarks all take their
-paths and options from :class:`Settings`. It is a value: the core never reads
-mkdocs.yml itself; ``journal_tools.compat.mkdocs_config`` makes it from the file
-with MkDocs' own loader (or from a running build's config), so defaults,
-``!ENV`` tags and validation are MkDocs' everywhere. The project root is
-computed once (the folder of the config file), and the snippet base paths are
-made absolute once (pymdownx.snippets resolves them against the working
-directory otherwise, which differs between the build and each test).
+"""One value for a journal's paths and Markdown options; the core never reads mkdocs.yml
+(``compat.mkdocs_config`` makes it). The root and the snippet base paths are made absolute once, since
+pymdownx.snippets resolves them against the working folder.
 """
 
 from __future__ import annotations
@@ -150,8 +143,7 @@ class Settings:
         return text.replace(str(self.root), "<project>")
 
     def markdown(self, extensions: list | None = None, options: dict | None = None) -> markdown.Markdown:
-        """A Markdown converter with the site's extensions and options (``options``: per extension,
-        over the site's)."""
+        """A Markdown converter with the site's extensions and options (``options``: per extension, over the site's)."""
         configs = {name: {**self.mdx_configs.get(name, {}), **extra} for name, extra in (options or {}).items()}
         return markdown.Markdown(
             extensions=list(self.markdown_extensions if extensions is None else extensions),

@@ -1,13 +1,6 @@
-"""Accessibility fixes to built HTML that no stylesheet or template can make.
-
-Notebook pages (mkdocs-jupyter, nbconvert's lab template): a printed output
-(``<div class="jp-RenderedText jp-OutputArea-output" tabindex="0">`` around a
-``<pre>``) is the box that scrolls sideways when a line is longer than the
-screen (journal_tools/mkdocs_plugin/assets/notebook.css). nbconvert already makes it a keyboard
-stop (tabindex); :func:`label_notebook_outputs` gives it the role and the name
-a focusable box needs, numbered so the page's regions have distinct names
-(axe rules scrollable-region-focusable, landmark-unique). Display math gets
-the same from journal_tools/core/markup/mathml.py.
+"""Accessibility fixes to built HTML no stylesheet or template can make: a notebook's printed output, a
+scrolling keyboard stop, gets a role and a numbered name (axe: scrollable-region-focusable, landmark-unique);
+formulas get their numbers.
 """
 
 from __future__ import annotations
@@ -36,8 +29,7 @@ def number_formulas(html: str) -> str:
 
 
 def label_notebook_outputs(html: str) -> str:
-    """Add ``role="region"`` and ``aria-label="Output N"`` (and tabindex, if
-    missing) to every text output of a notebook page."""
+    """Add ``role="region"`` and ``aria-label="Output N"`` (and tabindex, if missing) to every text output of a notebook page."""
     numbers = itertools.count(1)
 
     def label(m: re.Match[str]) -> str:

@@ -1,15 +1,6 @@
-"""Same tree, same bytes: pin the build date to the last git commit.
-
-MkDocs (sitemap ``<lastmod>``, the gzip header of sitemap.xml.gz) and
-mkdocs-rss-plugin (the feeds' ``lastBuildDate`` and ``pubDate``) stamp the
-build with the current time unless ``SOURCE_DATE_EPOCH`` is set. The plugin
-calls :func:`pin_build_date` first thing in its ``on_config`` (before every
-other plugin's) to set it, when unset, to the commit time of HEAD, so two builds of one checkout are byte-identical (tested in
-toolkit/tests/sites/test_reproducible.py) and a rebuild of an old commit gives the old site.
-Outside a git checkout (a temp copy, an unpacked tarball) ``make build`` pins
-nothing: its date is the time it ran. ``make serve`` there pins the time of its
-first build, once for the session: unpinned, every rebuild would put a new date
-into every page, so a save would change pages the author did not touch.
+"""Same tree, same bytes: ``SOURCE_DATE_EPOCH``, when unset, is HEAD's commit time (MkDocs' sitemap and the
+feeds stamp the build otherwise). Outside a checkout ``make build`` pins nothing; ``make serve`` pins its
+first build's time, so a save does not change every page's date.
 """
 
 from __future__ import annotations

@@ -1,17 +1,6 @@
-"""The journal files an entry's code reads, carried inside its downloads.
-
-A snippet module that reads ``Path(__file__).parent / "data" / "sample.txt"`` needs that
-file beside it. The downloads carry each file the page's code read (the build passes the
-list: ``make(..., data_files=...)``, never guessed from the code) written into the script
-itself: on its run the script writes the file at its path in the journal, relative to the
-script's own folder (``HERE``), where a snippet module's ``__file__`` also points
-(``HERE / "snippets/<name>.py"``). A file already there is left as it is (the reader's own
-copy). Text files are written in as text a reader can read, others as base64. One file
-stays one download (DECISIONS.md: "Downloads carry the files their code reads").
-
-A file above :data:`LIMIT` is not carried: the download says where to get it (its URL in
-the repository, from ``repo_url``) and stops with that message when it is missing, and the
-build warns at the page's line (``make build`` is strict: it fails).
+"""The journal files an entry's code reads, written into its downloads (text as text, others as base64) and
+written out beside the script when it runs, where a snippet's ``__file__`` points; a reader's own copy is
+kept. A file above :data:`LIMIT` is not carried: the download says where to get it and the build warns.
 """
 
 from __future__ import annotations
@@ -61,8 +50,7 @@ class TooBig(Mistake):
 
 @dataclass
 class Carried:
-    """The files of one download: the code that writes them (or says where to get them), and the
-    mistake of each file too big to carry."""
+    """The files of one download: the code that writes them (or says where to get them), and the mistake of each file too big to carry."""
 
     code: list[str]  # one piece per file, in path order
     helpers: list[str]

@@ -1,15 +1,6 @@
-"""What an entry's download needs installed: the packages its code imports, with their pins.
-
-A reader runs ``<entry>.py`` in a folder of their own with only what its header names,
-so the header names exactly the distributions the code imports (not the journal's 40-odd
-pins, MkDocs and Playwright among them): every absolute ``import`` of the page's blocks and
-of the snippet modules written into the download (function bodies included: a function the
-page calls imports when it runs), less the standard library and the written-in modules,
-mapped to distributions with ``importlib.metadata.packages_distributions()``. Each comes
-with its version from the journal's ``requirements.txt`` when pinned there, else the
-installed one. The start state seeds NumPy and PyTorch only when the code imports them
-(``downloads._setup_code``), and the tests run a download with these distributions and what
-they require, nothing else (``journal_tools/testing/isolated_python.py``).
+"""What an entry's download needs installed: the distributions its code and written-in modules import
+(``packages_distributions()``), less the standard library, pinned from requirements.txt or as installed,
+so the header names exactly what a run alone needs.
 """
 
 from __future__ import annotations

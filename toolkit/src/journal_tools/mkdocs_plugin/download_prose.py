@@ -1,15 +1,5 @@
-"""The page's prose as a notebook shows it: links to the site, citations as the page reads them.
-
-A notebook is read away from the site, in Jupyter, which knows neither MkDocs' links to
-``.md`` sources nor the journal's ``[@key]`` citations. So each Markdown cell of an entry's
-``.ipynb`` gets:
-
-- every relative link (``[next entry](2025-07-27-x.md#causal)``, an image) as the built
-  page's absolute URL: the file's URL in this build (:class:`SiteLinks`, MkDocs' files after
-  the blog gave its posts their ``blog/{date}/{slug}`` URLs) under ``site_url``, the fragment
-  kept; a link the build does not know is resolved from the page's own URL, as a browser would;
-- each citation as ``(Raschka, 2024, ch. 3)`` linking to the notebook's reference list, its
-  last cell (``core.markup.citations``: the labels and references of the page's own list).
+"""An entry's prose as its ``.ipynb`` shows it, away from the site: relative links as the built pages' absolute
+URLs (:class:`SiteLinks`), citations as the page reads them, linking to the notebook's reference list.
 """
 
 from __future__ import annotations

@@ -1,32 +1,8 @@
-"""Each entry's code to take home: ``<entry>.py`` and ``<entry>.ipynb``, made from what its page tests run.
-
-Both come from the page as the page tests read it (``core.parse``: snippet
-includes expanded as the build expands them), so a reader gets the code that
-was checked, in page order:
-
-- a header naming the packages the code imports, pinned (``download_needs``): the
-  file runs in an empty folder with those installed and nothing else;
-- the start state of the page tests (``core.run.reset_global_state``:
-  ``random`` seeded with ``run.SEED``, and NumPy and PyTorch when the code imports
-  them, PyTorch's default print options and dtype), written out as ``start_state()``;
-- the journal files the page's code read (``data_files``: the build passes them),
-  written beside the file when it runs (``download_data``);
-- the snippet modules the page imports (``from inputs import ...``), followed
-  through their own imports, written in, their ``__file__`` beside the file as in
-  the journal (``snippets/inputs.py``);
-- every block; under the block that prints a checked output, that output as a
-  comment (and the numbers of a checked matrix). A ``doctest: page`` page is one
-  script in one namespace; otherwise every block (with its ``cont`` blocks)
-  starts afresh, as each is its own test: ``start_afresh()`` forgets the names
-  the blocks before defined and sets the start state again. Blocks the tests
-  skip (or expect to fail) are shown as comments, not run.
-
-The notebook holds the same code, one cell per fence, with the page's prose as
-Markdown cells (``download_prose``: links as the site's absolute URLs, citations and a
-reference list as the page shows them), each checked matrix as its ``$$`` formula.
-Both are made from the sources alone (no clock, no random ids), so every build
-writes the same bytes. No MkDocs here: the build (``plugin``)
-and the tests (``tests/test_downloads.py``) both call :func:`make`.
+"""Each entry's ``<entry>.py`` and ``<entry>.ipynb``, made from the page as its tests read it: pinned needs,
+the tests' start state (``start_state()``; ``start_afresh()`` before each block unless ``doctest: page``),
+the files its code read, the snippet modules it imports, every block with its checked output as a comment
+(skipped blocks as comments). The notebook adds the prose as Markdown cells. From the sources alone, so
+every build writes the same bytes; no MkDocs but in ``add_files``.
 """
 
 from __future__ import annotations
@@ -122,12 +98,8 @@ class Download:
 
 def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] = (),
          links: SiteLinks | None = None) -> Download:
-    """The downloads of the page at ``path``.
-
-    ``data_files``: the journal files the page's code read, relative to the journal root
-    (a ReadFile also gives the page line of the block that read it): the downloads carry them.
-    The build passes what the page tests saw the code read; nothing here guesses them.
-    ``links``: where the build serves each file, for the notebook's links (None: as written)."""
+    """The downloads of the page at ``path``, carrying ``data_files`` (what the tests saw its code read, never
+    guessed); ``links``: the build's URLs for the notebook's links."""
     page = parse_page(path, settings)
     modules = _snippet_modules(page, settings)
     title = _title(page) or path.stem
@@ -198,14 +170,10 @@ def _markdown_cell(source: str, cell_id: str) -> dict:
 
 def add_files(files, config, settings: Settings, digest=None, kept: dict | None = None,
               files_read=None) -> dict[Path, list]:
-    """Each post's two downloads as generated files of the build; {post source: [.py File, .ipynb File]}.
-    Called once the blog has given the posts their URLs (the notebook links to them). A post the page
-    tests cannot read gets none (its own test names the line). ``files_read(page_rel)`` gives the
-    journal files the page's code read (Paths or ReadFiles relative to the journal root; None: none):
-    the downloads carry them, and each one too big to carry is a warning at its page line (so the
-    strict ``make build`` fails). ``kept`` (make serve: kept across rebuilds) holds each post's
-    download under ``digest(post)``, the verified digest of everything a download is made of (the
-    page, its snippets, the pins), with the files read and the site's URLs: a save makes only its own."""
+    """Each post's two downloads as generated files; {post source: [.py File, .ipynb File]}.
+
+    A post the page tests cannot read gets none; a file too big to carry warns at its line. ``kept`` (make
+    serve) holds each download under ``digest(post)``, so a save makes only its own."""
     import logging
 
     from mkdocs.structure.files import File

@@ -1,12 +1,5 @@
-"""Feed descriptions readers can use: each post's rendered excerpt.
-
-mkdocs-rss-plugin 1.19 makes a description from the post's Markdown up to
-``<!-- more -->`` with a bare ``markdown.markdown()`` call: no extensions, so
-math stays raw TeX, and links stay as the author wrote them (``x.md``). It
-prefers ``page.meta["rss"]["feed_description"]`` when set, so the plugin sets
-that to the excerpt of the page as the build rendered it (MathML from the
-site's Markdown extension), without the title heading the feed already has,
-with every link made absolute under ``site_url``.
+"""Feed descriptions from each post's rendered excerpt (MathML, absolute links, no title): mkdocs-rss-plugin
+renders the excerpt with no extensions, but prefers ``page.meta["rss"]["feed_description"]``.
 """
 
 from __future__ import annotations

@@ -1,38 +1,9 @@
-"""The math font served with the site (installed at set-up, never committed).
+"""The math font served with the site: ``python -m journal_tools.mkdocs_plugin.fonts install`` puts npm's
+``@fontsource/noto-sans-math`` (it has a MATH table) in ``.cache/fonts/``; never committed.
 
-    python -m journal_tools.mkdocs_plugin.fonts install
-
-installs the npm package ``@fontsource/noto-sans-math`` (Noto Sans Math: it
-has an OpenType MATH table, so browsers lay out MathML fractions, roots and
-stretchy brackets with it) into ``.cache/fonts/``. The MkDocs hook copies the
-font files into the built site at ``assets/fonts/``; without them the
-stylesheet falls back to the reader's own math font. ``root`` is always the
-journal's folder (the one holding mkdocs.yml), never this package's.
-
-Note: fontsource names its only file "latin", but the file holds the whole
-font (math italic letters, operators, the MATH table); the site's @font-face
-declares the unicode-range of ``SUBSET_RANGES`` instead (toolkit/tests/mkdocs_plugin/test_font_face.py).
-
-Subset: the whole font is ~270 KB (woff2). ``install`` (and, if that was run
-before subsetting existed, the first build) writes a subset to
-``.cache/fonts/subset/`` under the same file names, keeping the OpenType MATH
-table, every layout feature, and the glyphs the MATH table reaches (size
-variants and assembly parts of stretchy brackets, radicals, arrows),
-restricted to the Unicode blocks a formula may use (``SUBSET_RANGES``).
-``copy_to_site`` copies the subset when there is one. woff2 output needs the
-``brotli`` module; without it only the woff subset is written (the
-stylesheet's woff2 source then fails and the browser uses the woff one).
-
-Per site: a build passes ``copy_to_site`` the code points its pages' MathML
-holds (``math_codepoints``), with the math italic and bold forms browsers draw
-single letters in and the radical sign that ``<msqrt>``/``<mroot>`` draw, and
-the site gets a subset of just those (and of the glyphs the MATH table and the
-layout features reach from them), written once per set under
-``.cache/fonts/subset/<key>/``: 15 KB (woff2) for this journal, instead of the 150 KB
-of the blocks or the 270 KB of the whole font.
-The blocks subset stays what the stylesheet's unicode-range declares.
-``tests/browser/test_formulas.py`` draws every formula of the built site
-with the served subset and with the whole font, and wants the same pixels.
+A blocks subset (``SUBSET_RANGES``, the stylesheet's unicode-range; fontsource's "latin" file is the whole
+font) and, per build, a subset of the code points its MathML holds (:func:`copy_to_site`, 15 KB woff2 here
+against 270 KB), MATH table and layout features kept. woff2 needs ``brotli``. ``root`` is the journal's.
 """
 
 from __future__ import annotations
@@ -161,12 +132,8 @@ def _stamp(originals: list[Path]) -> str:
 
 
 def _aliases(font, unicodes: set[int]) -> set[int]:
-    """The other code points the whole font maps to the glyphs of ``unicodes`` (it maps
-    italic h, U+210E, and sans-serif italic h, U+1D629, to one glyph). Kept, they cost no
-    glyph, and the glyph is drawn as with the whole font: with only U+210E reaching it,
-    Chromium on Linux drew the subscript h of ``W_h`` with other pixels, at the same place
-    and with the same outline (the hinting, which FreeType's auto-hinter chooses by the
-    code points that reach a glyph, is the likely cause)."""
+    """The other code points the whole font maps to the glyphs of ``unicodes`` (U+210E and U+1D629 share one): kept,
+    since Chromium hinted a glyph differently when fewer code points reached it."""
     cmap = font.getBestCmap()
     glyphs = {cmap[cp] for cp in unicodes if cp in cmap}
     return {cp for cp, glyph in cmap.items() if glyph in glyphs}
@@ -204,12 +171,8 @@ def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = 
 
 
 def subset_files(root: Path, codepoints: set[int] | None = None) -> list[Path]:
-    """The subset font files, written (or rewritten) if missing or stale: the blocks'
-    subset, or with ``codepoints`` one of just those (kept per set of code points).
-
-    Empty if the font is not installed. If subsetting fails (say fontTools
-    is missing), returns [] and the caller copies the whole font.
-    """
+    """The subset font files, written if missing or stale: the blocks', or one of ``codepoints``; [] if the font
+    is not installed or subsetting fails (the caller copies the whole font)."""
     originals = font_files(root)
     if not originals:
         return []

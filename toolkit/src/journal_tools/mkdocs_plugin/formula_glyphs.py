@@ -1,20 +1,6 @@
-"""Every glyph a page's formulas need is in the math font the site serves, or the build stops.
-
-The served font is a subset (``journal_tools.mkdocs_plugin.fonts``). This check does not
-trust the subsetting: it reads each page's MathML with the standard library's
-HTML parser and asks the whole, installed font what the browser draws for it:
-
-- each character of a token element (``mi``, ``mn``, ``mo``, ``mtext``, ``ms``);
-- the math italic form of a one-character ``mi`` (``text-transform: math-auto``
-  in MathML Core), found by its Unicode name: x -> MATHEMATICAL ITALIC SMALL X,
-  and h -> U+210E PLANCK CONSTANT, where Unicode put the italic h;
-- the radical sign U+221A of ``msqrt`` and ``mroot`` (not in their text);
-- for each of those glyphs, its MATH-table size variants and assembly parts
-  (vertical and horizontal: stretchy fences, radicals, arrows, accents).
-
-The served font must map each such character to a glyph with the whole font's
-outline and advance, and give it the same variants and parts, glyph for glyph.
-A character the whole font lacks is not the subset's fault and is left out.
+"""Every glyph a page's formulas need is in the served subset, or the build stops: each token's characters,
+a one-letter ``mi``'s math italic form (h is U+210E), ``msqrt``'s radical, and their MATH variants and
+parts must match the whole font's, glyph for glyph (a character the whole font lacks is left out).
 """
 
 from __future__ import annotations

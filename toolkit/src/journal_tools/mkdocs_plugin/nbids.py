@@ -1,27 +1,6 @@
-"""Notebook pages that come out the same at every build.
-
-Two things made the notebook page (and its .ipynb download) differ between
-two builds of the same tree:
-
-1. Cell ids. jupytext reads the percent script into nbformat cells, and
-   nbformat gives each a random id (``uuid4().hex[:8]``): ``id="cell-id=…"``
-   on the page, ``"id": "…"`` in the download. :func:`cell_id` derives the id
-   from the cell's position, type and source instead (8 hex digits of a
-   SHA-256, the form nbformat uses), so an unchanged cell keeps its id and
-   page and download agree.
-2. Split stream outputs. The kernel sends a cell's stdout in one or several
-   messages depending on timing; nbconvert merges adjacent streams
-   (CoalesceStreamsPreprocessor) *before* executing, not after, so the same
-   text came out as one <pre> or two. The merge is repeated after execution.
-
-Both happen in the notebook, before it becomes HTML: :func:`install` wraps
-mkdocs-jupyter's ``SubCell`` preprocessor, which its ``nb2html`` runs after
-execution (``journal_tools.compat.jupyter.replace_subcell``).
-The .ipynb written next to the page (``notebooks.write_ipynb``) takes the
-same ids. toolkit/tests/sites/test_reproducible.py
-compares two builds byte for byte.
-
-Written here because mkdocs-jupyter has no setting for either.
+"""Notebook pages that come out the same at every build: cell ids from each cell's position, type and source
+(nbformat's are random), and stdout streams merged after execution (nbconvert merges before), by wrapping
+mkdocs-jupyter's ``SubCell`` (it has no setting for either).
 """
 
 from __future__ import annotations
@@ -58,8 +37,7 @@ def _coalesce_streams(nb) -> None:
 
 
 def install() -> None:
-    """Make mkdocs-jupyter's conversion give stable ids and merged streams
-    (idempotent)."""
+    """Make mkdocs-jupyter's conversion give stable ids and merged streams (idempotent)."""
     def stable_subcell(original):
         class StableSubCell(original):
             journal_stable = True

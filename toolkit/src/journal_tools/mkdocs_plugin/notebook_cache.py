@@ -1,19 +1,5 @@
-"""A notebook cache keyed on what the notebook's code was seen to read.
-
-mkdocs-jupyter keeps executed notebooks in ``.cache/mkdocs-jupyter`` under a key made
-from the notebook file and its settings only, so editing a snippet module (or a data
-file) the notebook reads would leave stale outputs on the page. Its key function is
-wrapped (``journal_tools.compat.jupyter.wrap_cache_key``): the key also covers every
-file and folder that the notebook's code read the last time it ran under the toolkit's
-observation (its page test, ``core.record.inputs``: the newest record of it, held or
-not), as they are now. Those are the inputs that decide what the code does: a file it
-did not read then can only be read now through a change to one it did read (its code,
-a module it imports), and that change is in the key. A notebook never run so yet is
-keyed on every file under the snippet folders, which holds whatever it reads there.
-
-An unchanged rebuild then executes nothing, and editing what the notebook read
-re-executes exactly that notebook. Written here rather than taken from a library
-because mkdocs-jupyter offers no setting for extra key inputs.
+"""mkdocs-jupyter's notebook cache keyed also on what the notebook's code read in its newest observed run (else
+on every file under the snippet folders), as they are now: its own key covers the notebook file only.
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
-"""Notebook pages (mkdocs-jupyter) made to fit the rest of the site.
-
-mkdocs-jupyter renders ``docs/notebooks/*.py`` (jupytext percent scripts)
-through nbconvert. Its HTML differs from a Markdown page in four ways this
-module corrects (called from the plugin):
-
-1. Weight: about 590 KB of JupyterLab CSS inlined in ``<style>`` blocks, plus
-   MathJax and Mermaid loader scripts. They are removed; the few rules the
-   page needs are in ``journal_tools/mkdocs_plugin/assets/notebook.css``, written against
-   Material's colour variables so they follow the light and dark themes.
-2. Markdown cells: nbconvert renders them with mistune, which leaves
-   ``$...$`` raw and makes heading ids of its own (so TOC links break on
-   headings with inline code). :func:`install_markdown` makes mkdocs-jupyter's
-   exporter render them with the site's own Python-Markdown settings instead:
-   the same math extension as every page (bad TeX fails the build), the same
-   heading ids as the TOC mkdocs-jupyter builds with Python-Markdown, the same
-   citations (one reference list at the end of the page, not one per cell).
-3. Links: Markdown cells link to entries by their source path
-   (``../blog/posts/x.md``), as pages do; nbconvert leaves such links as they
-   are, so they are resolved here to the pages' URLs (an unknown target fails
-   the build).
-4. Download: the script, read by jupytext, is written as an ``.ipynb`` next to
-   the page (with the page's cell ids, by the writer of the entries' downloads),
-   linked under the title. Nothing is committed.
+"""Notebook pages (mkdocs-jupyter) fitted to the site: nbconvert's inline JupyterLab CSS and loaders dropped
+(``assets/notebook.css`` instead), Markdown cells rendered with the site's Markdown (math, heading ids,
+citations), ``.md`` links resolved to URLs, and an ``.ipynb`` download beside the page.
 """
 
 from __future__ import annotations
@@ -99,12 +78,7 @@ def strip_jupyter_assets(html: str) -> str:
 # -- 2. Markdown cells -------------------------------------------------------
 
 def install_markdown(settings: Settings) -> None:
-    """Render notebook Markdown cells with the site's Markdown (idempotent per settings).
-
-    mkdocs-jupyter builds nbconvert's ``HTMLExporter`` inside ``nb2html`` with
-    no setting for the Markdown renderer: a subclass whose ``markdown2html``
-    filter is the site's Markdown takes its place (``journal_tools.compat.jupyter``).
-    """
+    """Render notebook Markdown cells with the site's Markdown, through an exporter subclass (idempotent per settings)."""
     from jinja2 import pass_context
 
     def site_markdown_exporter(original):

@@ -1,36 +1,5 @@
-"""The journal's MkDocs plugin (``plugins: [journal]`` in mkdocs.yml).
-
-Loaded by entry point (``mkdocs.plugins``: ``journal``), so MkDocs and
-ProperDocs find it in any environment where the package is installed. The
-math itself is a Markdown extension (``journal_tools.core.markup.markdown_math``), so it
-also runs on engines that load Python-Markdown extensions but no MkDocs
-plugins. What the plugin adds, each part its own module:
-
-- ``validate``: bad post front matter, a missing ``<!-- more -->`` and broken
-  snippet includes stop the build naming ``file:line`` (before the blog reads
-  anything); a notebook cell or a formula that fails names its file and line;
-  MkDocs' warnings about broken links name the line of the link;
-- ``figures``: ``<!-- journal:figure module.function | caption -->`` lines
-  become inline SVG drawn by snippet code (cached);
-- ``notebooks``/``notebook_cache``: notebook pages fit the site, their Markdown
-  cells go through the site's Markdown, and their cache knows the snippets
-  they import;
-- ``feeds``: feed descriptions are the post's rendered excerpt;
-- ``preview``: each entry's link preview (description, Open Graph, Twitter card)
-  from its excerpt;
-- ``citations`` (the Markdown extension): the build lists the BibTeX entries
-  no page cites, and a bad citation or BibTeX file names its file and line;
-- ``verified``: every entry and notebook page says what the last ``make test``
-  proved about it, while the page and its code are unchanged since;
-- ``fonts``/``formula_glyphs``: the math font is copied into the site, cut to what
-  its formulas use, and a page whose formulas it cannot draw whole stops the build;
-- ``build_date``: the build date is the last commit's;
-- ``make serve``'s additions (the recent window, the code of each saved page
-  run in a warm worker) are a plugin of their own, ``journal-serve``
-  (``journal_tools.serve.plugin``), which imports nothing of this one;
-- ``theme/``: template overrides, added to the theme's search path here;
-- ``site_assets``: the toolkit's stylesheets and script (``assets/``), added to
-  the site's files and linked from every page, so a journal needs none of its own.
+"""The journal's MkDocs plugin (``plugins: [journal]``, by entry point): each concern is its own module
+(toolkit/DEVELOPING.md); this one wires them to MkDocs' events. Serve's additions are ``journal-serve``.
 """
 
 from __future__ import annotations
@@ -201,13 +170,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return files
 
     def _serve_broken(self, file, mistake: validate.InputError) -> None:
-        """make serve: a page with a mistake of its own is served under its panel, the build going on.
-
-        A broken include is left out of its page. A post whose front matter the blog refuses is
-        left out of the blog (its lists, feeds, archive) and served as a plain page, at the address
-        the blog last gave it (the author's tab stays on it), else its source's; its line names it.
-        MkDocs' draft level does that: served by ``mkdocs serve`` only, and not among the pages the
-        blog reads (``Files.documentation_pages``). Links to it still resolve."""
+        """make serve: a page with a mistake of its own is served under its panel, the build going on: a broken
+        include is left out; a refused post is served at MkDocs' draft level, out of the blog, at its last address."""
         from mkdocs.structure.files import InclusionLevel
 
         path = Path(file.abs_src_path)
@@ -275,13 +239,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):
-        """Stop at the mistakes found while rendering pages, all of them; else keep compiled templates
-        between builds (MkDocs makes a new Jinja environment each build).
-
-        Compiling Material's 60-odd templates took about a third of a warm
-        rebuild; Jinja's own bytecode cache, keyed on each template's source,
-        makes later builds (and every ``make serve`` rebuild) load them instead.
-        """
+        """Stop at the render mistakes, all of them; else keep compiled templates in Jinja's bytecode cache (a third
+        of a warm rebuild was compiling Material's templates)."""
         import jinja2
 
         _stop_if_any(self.render_mistakes)

@@ -1,19 +1,6 @@
-"""Link previews of entries: the description, Open Graph and Twitter tags, all offline.
-
-A shared link to an entry previews as the entry, not the site: its page
-carries ``<meta name="description">`` made from its own excerpt (plain text,
-math in a readable linear form, at most :data:`LIMIT` characters), the Open
-Graph tags ``og:title``, ``og:description``, ``og:url`` (the canonical URL),
-``og:type`` = ``article``, ``article:published_time``, and a Twitter
-``summary`` card (no image: nothing is fetched or drawn). Other pages keep
-the site description.
-
-The plugin calls :func:`describe` with each post's rendered HTML; it sets
-``page.meta["description"]``, which Material's ``base.html`` writes as the
-page's one description tag (in place of the site's; ``theme_patches`` makes
-it escape the value), and ``page.meta["journal_preview"]``, the other tags,
-which ``theme/main.html`` writes in Material's ``extrahead`` block. An
-author's own ``description:`` in the front matter wins over the excerpt.
+"""Link previews of entries, offline: a description from the excerpt (plain text, at most :data:`LIMIT`
+characters), Open Graph tags and a Twitter ``summary`` card, set in ``page.meta`` for Material's ``base.html``
+and ``theme/main.html``; an author's ``description:`` wins.
 """
 
 from __future__ import annotations
@@ -41,11 +28,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u2061\u2062\u2063\u2064"))  # function app
 
 
 class _Text(HTMLParser):
-    """The text of an HTML fragment; each ``<math>`` element linearised (:func:`_linear`).
-
-    Hand-written: no maintained Python package turns MathML into one line of
-    plain text, and the MathML here is math-core's, a small fixed vocabulary.
-    """
+    """The text of an HTML fragment, each ``<math>`` linearised (no package turns MathML into plain text)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)

@@ -1,23 +1,6 @@
-"""The toolkit's own stylesheets and script, shipped in the package and added to every site.
-
-The HTML the toolkit makes (MathML and its font, notebook pages without
-Jupyter's CSS, the pager, the home page's browse line, the verified badge,
-figures) and its fixes to Material's defaults (contrast, underlined links,
-named code-block landmarks) need ``assets/`` beside this module. The plugin
-adds them itself, so a journal with only ``plugins: [journal]`` looks right
-without copying a file:
-
-- ``add_files``: each asset becomes a MkDocs ``File`` generated from the
-  package at ``assets/journal/<name>`` (``SITE_DIR``), so ``mkdocs build`` and
-  ``mkdocs serve`` publish the same bytes through MkDocs' own file handling;
-  stylesheets are minified there (``slim.minify``);
-- ``link``: the site's ``extra_css`` / ``extra_javascript`` gain them in front
-  of the site's own entries, so every page links them and a journal's own
-  stylesheet, coming after, can restyle anything.
-
-A docs/ file at the same ``assets/journal/<name>`` replaces the packaged one
-(as a ``custom_dir`` template replaces the theme's). The math font the
-stylesheet points to (``../fonts/``) is copied by ``fonts.copy_to_site``.
+"""The toolkit's stylesheets and script, shipped in ``assets/`` and added to every site as generated files at
+``assets/journal/<name>`` (stylesheets minified), linked before the site's own, so a journal needs none; a
+docs/ file at the same path replaces ours.
 """
 
 from __future__ import annotations

@@ -1,22 +1,6 @@
-"""Fewer bytes per published page, the same page for the reader.
-
-- ``unwrap_plain_code_spans``: Pygments wraps every name (class ``n``) and every
-  run of whitespace (class ``w``) in a ``<span>``. Material colours ``.n`` with
-  ``--md-code-hl-name-color``, which both its palettes set to the code's own
-  colour (``var(--md-code-fg-color)``), and gives ``.w`` no style at all, so
-  these spans draw exactly as the bare text does: on the 2025-07-27 entry, 381
-  spans and 8.8 KB. ``PLAIN_IN_MATERIAL`` names what that rests on;
-  toolkit/tests/mkdocs_plugin/test_slim.py reads the installed Material's stylesheets (and
-  ours) and fails when an upgrade gives names a colour of their own.
-- ``minify``: CSS through rcssmin (a kept, tested minifier; comments and
-  whitespace go, rules stay). The toolkit's own stylesheets are minified as
-  they are added to the site (``site_assets.add_files``); ``minify_css`` does
-  the site's own (extra_css from docs/) in the built site. The sources keep
-  their comments; ``make serve`` serves what ``make build`` publishes.
-
-Not done: collapsing the HTML's whitespace (htmlmin, as mkdocs-minify-plugin
-does) saves 5.5 KB on an entry but costs 14 ms a page in pure Python: 16 s
-more on the 1,000-entry synthetic journal, 1.33x its build without it.
+"""Fewer bytes per page, the same page: Pygments' name and whitespace spans that Material draws as plain text
+unwrapped (``PLAIN_IN_MATERIAL`` names what that rests on; a test reads Material's CSS), and CSS minified
+with rcssmin. No HTML minification (DECISIONS.md).
 """
 
 from __future__ import annotations
@@ -30,12 +14,7 @@ _PLAIN_SPAN = re.compile(r'<span class="(?:%s)">([^<]*)</span>' % "|".join(PLAIN
 
 
 def unwrap_plain_code_spans(html: str) -> str:
-    """``html`` without the Pygments spans of :data:`PLAIN_IN_MATERIAL` (their text kept).
-
-    A Pygments token span holds text only (its characters escaped), so the
-    pattern cannot cut into other markup; the classes are Pygments' own short
-    names, which nothing else on these pages uses.
-    """
+    """``html`` without the Pygments spans of :data:`PLAIN_IN_MATERIAL`, their text kept (such a span holds text only)."""
     return _PLAIN_SPAN.sub(r"\1", html)
 
 

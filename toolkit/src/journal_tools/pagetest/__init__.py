@@ -1,40 +1,7 @@
-"""pytest plugin: every Markdown page under docs/ is a test.
-
-For each page it collects:
-- ``page.md::render``: the page rendered with the site's own Markdown settings;
-  every formula must convert to MathML, and the number of Python and shell
-  code blocks a reader sees must equal the number of fences the tests run
-  (nothing silently skipped);
-- ``page.md::line N``: a code block (with its ``cont`` blocks), run on its own;
-  a post's front matter and excerpt separator are checked first, so a bad date
-  is one failure of this page;
-- or ``page.md::page``: all blocks, top to bottom in one namespace, when the
-  page's front matter says ``doctest: page``.
-
-Every notebook page (mkdocs-jupyter's ``include`` patterns, e.g.
-``docs/notebooks/x.py``) is a test file too: ``x.py::render`` (the Markdown
-cells' math converts) and ``x.py::notebook`` (the code cells run, in order, in
-one namespace; see ``notebook.py``).
-
-The citations' BibTeX file, when it is under docs/, is one test:
-``references.bib::bibliography`` (pybtex reads it and formats every entry). A
-file it cannot read fails there, once, naming its line; the render checks of
-the pages that cite then skip, naming that test.
-
-``--update-outputs`` rewrites expected-output fences and checked LaTeX matrices
-with what the code printed, instead of failing, and says page by page (in the
-order the pages ran) how many outputs and matrix numbers it wrote.
-
-Every block and notebook cell runs in a worker process under a time limit
-(``journal_tools.core.code.sandbox``): a block that hangs, ends or crashes its process
-fails alone, naming its line, and the session goes on in a new worker.
-
-At the end of a session the pages whose tests all passed are recorded, with a
-digest of what their code depends on, in ``.cache/verified.json``; the build
-shows the "verified" badge from it (``journal_tools.core.record.verified``). Every
-session counts, whichever command ran it (``make test``, ``make check``,
-``make update-outputs``: a page it rewrote is recorded with its new digest,
-since its outputs are now what the code printed).
+"""pytest plugin: every page under docs/ is a test file (``::render``, ``::line N`` per block chain, or
+``::page`` with ``doctest: page``); every notebook page (``::render``, ``::notebook``); the BibTeX file
+(``::bibliography``). ``--update-outputs`` rewrites outputs instead of failing. Code runs in the sandbox's
+worker; passed pages go to the record (toolkit/DEVELOPING.md: from a page to its badge).
 """
 
 from __future__ import annotations
@@ -72,8 +39,7 @@ def pytest_configure(config):
 
 
 def pytest_collect_file(file_path: Path, parent):
-    """Every Markdown page and every notebook page under the journal's docs_dir is a test file
-    (and the citations' BibTeX file)."""
+    """Every Markdown page and every notebook page under the journal's docs_dir is a test file (and the citations' BibTeX file)."""
     if file_path.suffix not in (".md", ".py", ".ipynb", ".bib"):
         return None
     try:
@@ -92,12 +58,7 @@ def pytest_collect_file(file_path: Path, parent):
 
 
 def _python_plugin_collects(file_path: Path, parent) -> bool:
-    """Would pytest's own Python plugin import this ``.py`` file as a test module?
-
-    It does for a file named on the command line (``make check PAGE=docs/notebooks/x.py``)
-    or matching ``python_files``: it then asks ``pytest_pycollect_makemodule``, which
-    gives it the notebook collector instead (importing a notebook would run it).
-    """
+    """Would pytest's Python plugin import this ``.py`` (named on the command line or matching ``python_files``)?"""
     if file_path.suffix != ".py":
         return False
     return parent.session.isinitpath(file_path) or any(

@@ -85,18 +85,11 @@ class Tally:
 
 
 class Verified:
-    """Collects, where the reports arrive, which pages passed all their tests, and writes them
-    to the record (``journal_tools.core.record.inputs``) at the end of the session, under
-    everything their tests read: the files the page tests read themselves (the page, its
-    includes, the BibTeX file, mkdocs.yml) and what the page's code was seen to read.
+    """Collects which pages passed all their tests and writes them to the record at the session's end (the
+    controller only), under what their tests and code read.
 
-    A page counts as passed when every one of its items reported and none failed (a run of
-    some of its items, ``-k`` or ``::page``, leaves its records as they were); a page with a
-    failed item has every record of it that holds now dropped. Only the controller writes
-    (under pytest-xdist the workers' reports come to it). A page --update-outputs rewrote is
-    recorded with its bytes after the rewrite (its outputs now are what the code printed),
-    if nothing else changed it since it was collected. A reused page's record stands as it was.
-    """
+    A page passes when every item reported and none failed; a failure drops its holding records; a page
+    ``--update-outputs`` rewrote is recorded after the rewrite; a reused page's record stands."""
 
     def __init__(self, config):
         self.config = config

@@ -1,7 +1,5 @@
-"""``make serve`` only: a figure whose snippet changed is redrawn after the rebuild.
-
-Measured on the journal (DECISIONS.md): drawing in the rebuild made a snippet
-save about 1.3x slower (warm worker) or 2.3x (a child process, as ``make build``).
+"""``make serve`` only: a figure whose snippet changed is redrawn after the rebuild (DECISIONS.md: drawing in
+the rebuild made a snippet save 1.3-2.3x slower).
 """
 
 from __future__ import annotations
@@ -13,13 +11,7 @@ __all__ = ["BackgroundFigures"]
 
 
 class BackgroundFigures:
-    """``make serve`` only: a figure whose snippet changed is redrawn after the rebuild.
-
-    Drawing takes the warm worker a second or more (matplotlib); the rebuild the
-    author waits for serves the figure's last drawing instead, then the worker
-    redraws it into the record (``core.record.inputs``) and a rebuild is requested,
-    which finds it there. A figure that was never drawn is drawn in the rebuild itself.
-    """
+    """A changed figure is served as last drawn, redrawn by the warm worker into the record, then a rebuild asked for."""
 
     def __init__(self, rebuild):
         self.last: dict[str, str] = {}  # target -> the SVG the last build showed

@@ -1,9 +1,5 @@
-"""``make serve`` only: a notebook whose cache misses never holds up a reload.
-
-The page keeps its previous outputs, marked stale, while the notebook executes
-in the background; a rebuild follows when it is done. Measured on the journal
-(DECISIONS.md): a snippet save the notebook imports reaches the entry in about
-4 s, against about 17 s when the notebook executes inside the rebuild.
+"""``make serve`` only: a notebook whose cache misses keeps its outputs, marked stale, and executes after the
+rebuild, which another follows (DECISIONS.md: 4 s against 17 s to the entry).
 """
 
 from __future__ import annotations
@@ -19,14 +15,8 @@ __all__ = ["BackgroundNotebooks"]
 
 
 class BackgroundNotebooks:
-    """``make serve`` only: a notebook whose cache misses executes in the background.
-
-    mkdocs-jupyter executes a notebook inside the page's ``render`` when its
-    cache misses, holding up the whole rebuild (5 to 15 s here). While serving,
-    the page instead keeps the outputs of its last render, marked stale, the
-    execution runs in a thread (it writes mkdocs-jupyter's cache entry), and a
-    rebuild is requested when it is done, which then hits the cache.
-    """
+    """A notebook whose cache misses keeps its last outputs, marked stale, while a thread executes it into
+    mkdocs-jupyter's cache; then a rebuild is asked for."""
 
     def __init__(self, rebuild):
         self.last: dict[str, tuple[str, object, str | None]] = {}  # src -> (content, toc, title)

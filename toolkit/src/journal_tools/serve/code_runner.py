@@ -1,10 +1,5 @@
-"""``make serve`` only: the warm worker that runs saved pages' code, one page at a time.
-
-A warm worker process (``core.sandbox``, PyTorch imported once, with a spare
-kept ready so the save after a hang finds a warm one; ``runner`` says what it
-runs) runs the blocks of each page it is handed, in a thread of its own, while
-MkDocs renders. A page queued again while its old code still runs has that run
-stopped: it runs code that was since edited.
+"""``make serve`` only: the warm worker (with a spare) that runs saved pages' code, one page at a time, in a
+thread of its own while MkDocs renders; a page queued again stops its old run.
 """
 
 from __future__ import annotations

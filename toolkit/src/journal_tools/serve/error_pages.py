@@ -1,9 +1,5 @@
-"""``make serve`` only: a failed rebuild shows in the browser instead of leaving it waiting.
-
-Every page request gets an error page with the build's message (the same
-``file:line`` messages ``make build`` prints), and live reload brings the site
-back once the file is fixed. Each rebuild logs ``rebuild 7 done in 0.45 s · ...``
-(``save_log``) or ``... failed``.
+"""``make serve`` only: a failed rebuild serves an error page with the build's ``file:line`` messages, and live
+reload brings the site back once fixed.
 """
 
 from __future__ import annotations
@@ -35,13 +31,7 @@ def error_page(message: str) -> bytes:
 
 
 def install_error_pages(server, state: ServeState) -> None:
-    """Keep a failed rebuild visible: the server's builder stops raising, its pages show the error.
-
-    LiveReloadServer (MkDocs 1.6) leaves browsers waiting when the builder
-    raises, and offers no hook for a build error; so its builder and its
-    request handler are wrapped on this one server instance
-    (``journal_tools.compat.livereload``).
-    """
+    """Keep a failed rebuild visible: the server's builder stops raising and its pages show the error."""
 
     def around_build(build):
         def builder(*args, **kwargs):

@@ -1,18 +1,6 @@
-"""``make serve`` only: each page's code-run status line, added when the page is requested.
-
-No build waits for a page's code (``state``): MkDocs writes the page as
-``make build`` does, with its blocks' anchors, and this wrapper around the
-live-reload server's request handler puts the status line or failure panel
-at the top of the page's article as the page is sent, from the outcome known
-then. A page sent while its code still runs carries a status line that asks
-
-    <site path>__journal__/run?page=<the page's output file>
-
-for the outcome; that request waits for the code (up to ``POLL_SECONDS``,
-then answers 204 and is asked again) and answers with the status line or
-panel that replaces it in place. So the author sees a saved page as soon as
-MkDocs has built it, and its code's outcome as soon as the code is done,
-without a second rebuild.
+"""``make serve`` only: each page's code-run status line, added as the page is sent, from the outcome known then.
+A page whose code still runs asks ``<site>__journal__/run?page=...`` (a long poll of ``POLL_SECONDS``) and
+replaces the line in place: no build waits for code, no second rebuild.
 """
 
 from __future__ import annotations

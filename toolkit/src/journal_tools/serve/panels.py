@@ -1,10 +1,5 @@
-"""What ``make serve`` adds to a served page: the code-run status line or failure panel, block anchors.
-
-Added to the page's final HTML, never to its content: the search index, the
-reading time, the feeds and the cached template output stay exactly what
-``make build`` makes. The block anchors and the window's line are written at
-build time; the status line is added when the page is requested
-(``live_panels``), with the outcome known then.
+"""What ``make serve`` adds to a served page's final HTML (never its content, so search, reading time and feeds
+stay as built): the status line or failure panel, block anchors, the window's line.
 """
 
 from __future__ import annotations
@@ -99,12 +94,7 @@ _CODE_DIV = re.compile(r'<div class="language-[\w+-]+ highlight"')
 
 
 def anchor_blocks(content: str, fence_lines: list[int]) -> str:
-    """Give the n-th code block of the page the id ``block-<line of its fence>``.
-
-    pymdownx.highlight writes one such div per fence, in page order (the
-    page's HTML as Python-Markdown wrote it, so a regex over its own
-    attribute is enough; this runs in ``make serve`` only).
-    """
+    """Give the n-th code block of the page the id ``block-<line of its fence>``."""
     it = iter(fence_lines)
 
     def add_id(m: re.Match) -> str:

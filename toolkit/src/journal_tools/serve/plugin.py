@@ -1,21 +1,6 @@
-"""``make serve``'s own MkDocs plugin (``plugins: [journal, journal-serve]`` in mkdocs.yml).
-
-It does nothing under ``mkdocs build``. Under ``mkdocs serve`` it
-
-- serves a recent window of entries (``window``; ``make serve POSTS=N|all``),
-  noted on every page that lists entries;
-- runs the code of each saved page in a warm worker while MkDocs renders,
-  and shows the outcome at the top of the page when it is requested, without
-  waiting for it in the build (``state``, ``live_panels``, ``panels``);
-- says in one terminal line per save what was rebuilt, what ran, what failed
-  (``save_log``);
-- draws build-time figures in that worker, a changed one after the rebuild;
-- executes a notebook whose cache misses in the background;
-- shows a failed rebuild in the browser instead of leaving it waiting.
-
-It imports neither the journal plugin nor the page tests: what it shares with
-the journal plugin is the core (page digests, figures, fences) and one hook,
-the journal plugin's ``draw_figures``, set here when both are listed.
+"""``make serve``'s MkDocs plugin (``journal-serve``), idle under ``mkdocs build``: the recent window, each saved
+page's code in a warm worker, figures and notebooks in the background, a line per save, failed rebuilds in
+the browser. It imports nothing of the journal plugin and sets its ``draw_figures`` and ``page_mistake``.
 """
 
 from __future__ import annotations

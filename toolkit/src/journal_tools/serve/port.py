@@ -1,11 +1,8 @@
-"""Is the port for ``make serve`` free? Asked before ``mkdocs serve`` builds anything.
+"""Is ``make serve``'s port free? Asked before ``mkdocs serve`` builds the whole site only to fail.
 
     python -m journal_tools.serve.port 127.0.0.1 8000
 
-Exits 0 silently when the address can be bound, else exits 1 with one line:
-``port 8000 on 127.0.0.1 is in use: make serve PORT=8001`` (the next free
-port). ``mkdocs serve`` itself would first build the whole site, notebooks
-included, and only then fail with a traceback.
+Exit 0, else 1 with ``port 8000 on 127.0.0.1 is in use: make serve PORT=8001``.
 """
 
 from __future__ import annotations
@@ -77,11 +74,7 @@ if __name__ == "__main__":
 
 @contextlib.contextmanager
 def serving(project: Path, log: Path, env: dict | None = None):
-    """``mkdocs serve`` of ``project`` on a free loopback port, stopped on exit; yields the port.
-
-    For the serve-loop benchmark and browser test: the same command ``make serve``
-    runs, with its output in ``log``.
-    """
+    """``mkdocs serve`` of ``project`` on a free loopback port, output in ``log``, stopped on exit; yields the port."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]

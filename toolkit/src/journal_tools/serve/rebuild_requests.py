@@ -1,9 +1,5 @@
-"""``make serve`` only: ask MkDocs' live-reload server for a rebuild, as its file watcher does.
-
-Work that ends after a rebuild (a page's code, a notebook run, a figure redraw
-in the background) asks for the next one here. MkDocs hands the server over
-only after the first build (``on_serve``); a rebuild asked for before then is
-remembered and asked for once the server is known.
+"""``make serve`` only: ask the live-reload server for a rebuild when background work ends; one asked for before
+``on_serve`` hands the server over is asked once it is known.
 """
 
 from __future__ import annotations

@@ -1,28 +1,6 @@
-"""What ``make serve`` runs in its warm worker process (``journal_tools.core.code.sandbox``).
-
-- :func:`run_page`: every block of one page, read with the page tests' own
-  parser and run exactly as ``make test`` runs them (``core.run``, in the
-  sandbox's worker): one chain per block, or the whole page with ``doctest:
-  page``; each block under the page's time limit. The outcome is one dict:
-
-      {"page": ..., "ran": N, "blocks": M, "seconds": t, "failures": [{"where", "line", "message", "report"}],
-       "to_fill": [{"where", "line"}], "read": {"files": {...}, "folders": {...}}}
-
-  ``read`` is what the page's code was seen to read (``core.code.observe``): a
-  save of any of those files runs the page again.
-
-  ``blocks``: every fence the page runs, so a status line can say "5 of 12 ran".
-  An empty expected-output fence whose block printed is "to fill" (``make
-  update-outputs`` writes it), not a failure: the README starts an output so,
-  and the blocks after it run on (in a ``doctest: page`` chain too).
-
-- :func:`draw_figures`: build-time figures, drawn in the worker (PyTorch and
-  matplotlib imported once), each figure under the plugin's time limit.
-
-The sandbox forgets the snippet modules before each request, so an edited
-snippet is imported afresh. A block that hangs past its limit, ends or
-crashes the worker is one failure naming its line; the next request gets a
-new worker.
+"""What ``make serve`` runs in its warm worker: :func:`run_page`, every block of a page as ``make test`` runs
+them, answering one dict (ran, blocks, seconds, failures, outputs to fill, what the code read); and
+:func:`draw_figures`, each under the time limit. An empty output fence is "to fill", not a failure.
 """
 
 from __future__ import annotations

@@ -1,18 +1,5 @@
-"""``make serve`` only: what the serve plugin keeps between rebuilds of one ``mkdocs serve``.
-
-The code of every page whose inputs changed since its last run (the files the
-page tests read of it, and what its code was seen to read then:
-``core.record.inputs``) runs in
-the warm worker (``code_runner``) while MkDocs renders. No build waits for
-it: the page's status line is added when the page is requested
-(``live_panels``), with the outcome known then, and a page requested while
-its code still runs updates its status line in place when the code is done.
-So a save costs one rebuild, as on plain Material, and the first build does
-not wait for the code of every served page. The other serve modules:
-``save_log`` (one terminal line per save), ``error_pages`` (a failed rebuild
-in the browser), ``background_notebooks`` and ``background_figures`` (work
-that would hold up a reload, done after it), ``rebuild_requests`` (asking the
-server for the next rebuild).
+"""``make serve`` only: what the serve plugin keeps between rebuilds; the code of each page whose inputs changed
+runs in the warm worker while MkDocs renders, and no build waits for it.
 """
 
 from __future__ import annotations

@@ -1,26 +1,7 @@
-"""The recent window: ``make serve`` builds the most recent entries, not the whole journal.
-
-MkDocs renders every page on every save, so a save costs the whole journal:
-with a thousand entries, far more than the author's loop can wait. Blog engines
-answer the same way (``jekyll serve --limit_posts N``): while serving, build
-only what the author is working on. ``make serve`` leaves out of the site every
-entry (a Markdown page under the blog's ``post_dir``) that is not
-
-- among the N most recent, by front-matter date (pinned entries first, as the
-  blog orders them): ``make serve POSTS=N``, 20 by default (chosen by
-  measurement: toolkit/DECISIONS.md, bench row 9d);
-- saved since the server started (its file changed, or it is new);
-- linked to from an entry that is served (followed until no new entry is
-  linked), so no link between served entries breaks;
-- one whose date cannot be read (the build then names its file and line).
-
-Every page that is not an entry stays. ``make serve POSTS=all`` serves all;
-``make build``, ``make test`` and CI never serve, so they always take every
-entry. The entries are left out of MkDocs' ``Files`` before Material's blog
-reads its posts (the plugin's ``on_files`` runs first): the blog, its archive,
-categories, tags, feeds and search see exactly the site that a build of the
-same entries alone would make. Every page listing entries says so in one line
-(``note_html``), and the log says it at the first build.
+"""The recent window: ``make serve`` builds the N most recent entries (``POSTS``, 20 by default; DECISIONS.md),
+those saved since it started, those they link to, those whose date cannot be read, and every page that is
+not an entry. Entries are left out of ``Files`` before the blog reads them, so lists, feeds and search are
+what a build of those entries alone makes; listing pages say so (``note_html``).
 """
 
 from __future__ import annotations

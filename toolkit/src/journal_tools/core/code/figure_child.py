@@ -1,12 +1,8 @@
-"""Child process that draws build-time figures (see ``journal_tools.core.code.figures``).
+"""The child process that draws build-time figures (``core.code.figures``).
 
     PYTHONPATH=snippets python -m journal_tools.core.code.figure_child [JOURNAL_ROOT] < targets.json
 
-Reads a JSON list of ``module.function`` targets on stdin and writes a JSON
-object mapping each to ``[svg text or "error: ...", what it read]``: the files
-and folders inside JOURNAL_ROOT that drawing it read (``core.code.observe``), or
-null without a root. The snippet folders come on ``PYTHONPATH`` from the parent,
-so snippet modules import each other by bare name exactly as in the page tests.
+Reads ``module.function`` targets as JSON; writes ``{target: [svg or "error: ...", what it read]}``.
 """
 
 from __future__ import annotations

@@ -1,31 +1,8 @@
-"""Figures drawn by snippet code at build time, inlined into pages as SVG.
+"""Figures drawn by snippet code at build time, inlined as SVG: ``<!-- journal:figure module.function | Caption -->``.
 
-A page asks for a figure with one line of its own:
-
-    <!-- journal:figure attention_basics.unmasked_heatmap | Caption text. -->
-
-``attention_basics.unmasked_heatmap`` is a function in a module of
-``snippets/`` (the pymdownx.snippets base path), taking no arguments and
-returning SVG text (see ``snippets/figures.py``: transparent background, text
-in ``currentColor``, an accessible name in ``aria-label`` and ``<title>``).
-The page usually shows that function through a snippet include, so the tests
-run the very code that draws the figure; the build replaces the line with
-
-    <figure class="journal-figure"><svg role="img" aria-label="..."> ... </svg>
-    <figcaption>Caption text.</figcaption></figure>
-
-No image is committed. A missing module or function, an exception, or output
-that is not SVG stops the build with the page and line.
-
-Drawing runs in a child process (``python -m journal_tools.core.code.figure_child``)
-whose ``PYTHONPATH`` holds the snippet folders: snippet modules import each
-other by bare name, the build process never imports them (so ``mkdocs serve``
-always draws with the code as saved, and no ``sys.path`` is edited), and all
-the figures a build misses are drawn by one child. The child watches what each
-drawing reads (``core.code.observe``: the snippet modules it imports, the data
-files it opens, the folders it lists), and each validated SVG is kept in the
-record (``core.record.inputs``, kind ``figure``) under what it read: an edit of
-any of those files draws it again, and a hit starts no process.
+No image is committed; a missing function, an exception or output that is not SVG stops the build at the line.
+One child process (``figure_child``, snippet folders on ``PYTHONPATH``) draws all a build misses, so the build
+never imports snippet code and serve draws what is saved; each SVG is kept in the record under what it read.
 """
 
 from __future__ import annotations
@@ -86,11 +63,7 @@ def find_figures(text: str, path: str) -> list[FigureRef]:
 
 
 def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict[str, tuple[str, dict | None]]:
-    """Call each figure function in one child process; {target: (svg or error text, what it read)}.
-
-    An error comes back as text starting with ``error: ``; what a drawing read (``core.code.observe``:
-    files and folders inside ``root``) is None when ``root`` is None.
-    """
+    """Call each figure function in one child process; {target: (svg or ``error: ...`` text, what it read or None)}."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.run(
@@ -104,18 +77,10 @@ def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict
 
 def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
             stale: dict[str, str] | None = None) -> dict[str, str]:
-    """Every figure of ``refs`` as SVG: from the record (a drawing whose inputs hold), or drawn (all
-    misses in one process) and recorded under what it read.
+    """Every figure of ``refs`` as SVG, from the record or drawn (misses in one ``draw_with`` call) and recorded.
 
-    ``draw_with``: how to draw the misses (default :func:`draw`, a child process;
-    ``make serve`` passes its warm worker's), called as ``draw_with(targets, dirs, root)``.
-    ``stale``: ``make serve`` only, the SVGs of the last build: a missed figure found there is
-    served as it was (not recorded, its target left in ``stale`` for the caller to redraw after
-    the build) and the figures without one are drawn now; every other target is removed from
-    ``stale``.
-
-    Raises FigureError naming the first figure line whose drawing failed.
-    """
+    ``stale`` (make serve): last build's SVGs, served for a miss and left in ``stale`` to redraw after the build.
+    Raises FigureError naming the first figure line whose drawing failed."""
     targets = sorted({r.target for r in refs})
     if not targets:
         return {}

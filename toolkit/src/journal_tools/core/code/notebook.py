@@ -1,12 +1,5 @@
-"""Notebook pages as page tests: every code cell runs, every Markdown cell's math converts.
-
-mkdocs-jupyter executes the notebook pages (jupytext percent scripts in
-``docs/notebooks/``) at build time, and a failing cell stops the build. The
-page tests run the same cells first, in one namespace, top to bottom, with the
-notebook's folder as the working directory (as Jupyter does), so a failure
-is reported like any page's: ``docs/notebooks/x.py:12: NameError: ...`` and a
-traceback whose frames name the script's lines. The Markdown cells go through
-the site's Markdown, as the build renders them, so bad TeX names its line too.
+"""Notebook pages as page tests: the code cells run in one namespace in the notebook's folder (as Jupyter does),
+the Markdown cells through the site's Markdown, so a failure names ``docs/notebooks/x.py:12`` as a page's would.
 """
 
 from __future__ import annotations
@@ -54,13 +47,8 @@ class Notebook:
 
 
 def read_notebook(path: Path, settings: Settings) -> Notebook:
-    """The cells of ``path`` as jupytext reads them, each with its line in the file.
-
-    A percent script keeps its cells' lines verbatim, so each cell is found
-    in the file by its first line, searching down from the previous cell. An
-    ``.ipynb`` has no source lines: its cells are numbered instead. A bad
-    ``execution: timeout:`` in its metadata is a PageError naming the line.
-    """
+    """The cells of ``path`` as jupytext reads them, each at its line (a percent script's cells found by their
+    first line; an ``.ipynb``'s numbered); a bad ``execution: timeout:`` is a PageError at its line."""
     import jupytext
 
     text = path.read_text(encoding="utf-8")
@@ -98,12 +86,8 @@ def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
 
 
 def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
-    """Run the code cells in one namespace in ``folder``, appending each cell that ran to ``ran``
-    (so a caller can count what ran before a failure). ``on_step(i)`` is called before
-    code cell ``i`` starts (the sandbox starts its clock there).
-
-    Raises BlockError naming the script line of the failing statement.
-    """
+    """Run the code cells in one namespace in ``folder``, appending each that ran to ``ran``; ``on_step(i)`` before
+    cell ``i`` (the sandbox's clock). Raises BlockError at the failing statement's script line."""
     reset_global_state()
     os.environ.setdefault("MPLBACKEND", "Agg")  # no window, as in a kernel without a display
     namespace = {"__name__": "__main__"}

@@ -1,14 +1,6 @@
-"""Numbers as PyTorch prints them and as a matrix writes them in TeX, compared by value.
-
-Numbers are read in every form PyTorch prints them: integers (``3``, ``-4``),
-decimals (``0.5000``, ``0.``, ``-0.``), scientific notation (``1.5000e-05``),
-``nan``, ``inf``, ``-inf`` and the booleans ``True``/``False``. A matrix may
-write the same values the TeX way: ``\\text{nan}`` (or ``\\mathrm{nan}``),
-``\\infty``, ``-\\infty``, ``\\mathrm{True}``/``\\mathrm{False}`` (or
-``\\text{...}``); a bare ``nan`` or ``True`` is read too. Two numbers are equal
-when their values are: ``0.10`` equals ``0.1000`` and ``0.`` equals ``-0.``
-(IEEE zero), ``nan`` equals ``nan``; a boolean equals only the same boolean
-(``True`` is not ``1``). A rewritten matrix uses the TeX forms above.
+r"""Numbers as PyTorch prints them and as TeX writes them (``0.``, ``1.5e-05``, ``nan``/``\text{nan}``,
+``inf``/``\infty``, ``True``/``\mathrm{True}``), compared by value: ``0.10 == 0.1000``, ``0. == -0.``,
+``nan == nan``, and a boolean equals only itself.
 """
 
 from __future__ import annotations

@@ -1,34 +1,10 @@
-"""What page code was seen to read: every file of the journal it opened, listed or imported.
+"""What page code was seen to read: every journal file it opened, folder it listed, module it imported.
 
-The record of passed checks (``journal_tools.core.record.inputs``) keys every reuse on
-what a check read. For page code that cannot be predicted: a snippet module reads
-``Path(__file__).parent / "data" / "sample.txt"``, a block calls ``torch.load`` or
-lists a folder with ``glob``. So the processes that run page code (the worker of
-``core.code.sandbox`` for the page tests, notebooks and ``make serve``, and the
-figure child) watch it with a Python audit hook (PEP 578): the interpreter reports
-every ``open`` (``open()``, ``Path.read_text``, ``io.open_code`` for imports,
-``torch.load`` and ``numpy.load``, which open through Python) and every folder
-listing (``os.listdir``, ``os.scandir``, ``glob.glob``; ``Path.iterdir``,
-``os.walk`` and ``Path.glob`` go through them).
-
-What counts, as paths inside the journal's folder (the root):
-
-- a file opened for reading, including one that did not exist (if it appears
-  later, the key changes);
-- a folder listed by page code (the import system's own listings of the snippet
-  folders are not page code's and are left out);
-- the file of every module imported from the journal (a module whose cached
-  bytecode is used is never opened as source, so ``sys.modules`` is read at the end).
-
-Left out: files the code wrote (outputs, not inputs: a file opened for writing, and
-what is read of it afterwards), bytecode caches, the installed packages and the
-interpreter (the environment's key covers them), the toolkit's own code (likewise),
-the journal's ``.cache``, ``.git`` and ``.venv`` (the temporary folder the code runs
-in is outside the journal). Not seen: files read by C code that calls ``fopen`` itself, and by the
-processes a shell block starts (DECISIONS.md says why that is accepted).
-
-An audit hook cannot be removed once added, so one is added per process and does
-nothing while no observation is active.
+The record keys reuse on what a check read, and page code's reads cannot be predicted, so the processes that
+run it watch it with an audit hook (PEP 578: ``open``, ``io.open_code``, ``os.listdir``, ``os.scandir``,
+``glob``). Left out: files it wrote, the environment (keyed apart), ``.cache``, ``.git``, ``.venv``. Not seen:
+C code calling ``fopen``, a shell block's processes. A hook cannot be removed, so one per process, idle
+when no observation is active.
 """
 
 from __future__ import annotations

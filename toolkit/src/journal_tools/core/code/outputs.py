@@ -1,22 +1,8 @@
-"""Compare what a step printed with what its page shows, and rewrite the page on request.
+"""Compare what a step printed with its expected-output fence or checked matrix, and rewrite them on request.
 
-Two things a page can show: an expected-output fence (pytest-codeblocks'
-``expected-output`` marker) and a LaTeX matrix after the journal's
-``<!-- journal:expected-math -->`` marker, which must be one tensor the step printed:
-its shape (rows x entries per row) that tensor's, its numbers the tensor's numbers.
-A 1-D tensor of n is a 1xn or nx1 matrix, a scalar a 1x1; without ``tensor=N`` in the
-marker the matrix shows the one printed tensor of its shape. A mismatch carries the page lines to rewrite, so
-``--update-outputs`` can write the printed values back after an intended change.
-
-Numbers are read and compared by value (``core/code/numbers.py``); a matrix is read by
-``core/code/tex_matrix.py`` and the printed tensors by ``core/code/printed_tensors.py``.
-
-What is new is filled whole: an empty expected-output fence gets everything the
-step printed, and a placeholder matrix (every number zero, as an author writes
-one for the tool to fill) gets every number of its tensor, its zeros included.
-Otherwise only the numbers that differ change, each in its place: the matrix's line
-breaks, spacing and labels stay as written. A matrix whose shape is not the tensor's
-is never rewritten (the check names both shapes).
+A mismatch carries the page lines to rewrite. New outputs are filled whole (an empty fence, an all-zero
+matrix); otherwise only the differing numbers change, in place, layout and labels kept; a matrix of another
+shape is never rewritten.
 """
 
 from __future__ import annotations

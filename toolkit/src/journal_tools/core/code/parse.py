@@ -1,21 +1,7 @@
-"""Turn a Markdown page into the steps the tests run.
-
-1. Snippet includes are expanded exactly as the build does (``includes``).
-2. Fences come from the one fence scanner (``fences``).
-3. Markers keep pytest-codeblocks' vocabulary and meaning (HTML comments on
-   their own lines, read top to bottom): ``<!--pytest-codeblocks:cont-->``
-   before a fence continues the previous block; ``:expected-output`` and
-   ``:expected-output-ignore-whitespace`` after a block make the next fence its
-   expected stdout; ``:importorskip(module)``; any ``<!--pytest.mark.X(...)-->``
-   (skip, skipif, xfail) applies to the next block. The journal adds
-   ``<!-- journal:expected-math -->``: the next ``$$`` formula's matrix must be
-   a tensor the block before it printed (``tensor=N[...]`` names which; see
-   ``core/code/printed_tensors.py``).
-
-pytest-codeblocks' own parser is not used: it reads only backtick fences whose
-info string is exactly ``python``, loses line numbers when it merges ``cont``
-blocks, and cannot tell an expected-output fence from code (see the README's
-table of differences). Each mark is evaluated once, here.
+"""A Markdown page as the steps the tests run: includes expanded as the build does (``includes``), fences from
+the one scanner (``fences``), pytest-codeblocks' markers (``cont``, ``expected-output``, ``importorskip``,
+``pytest.mark.X``) and ``<!-- journal:expected-math -->``, each mark evaluated once, here. pytest-codeblocks'
+own parser is not used (DECISIONS.md: our own page parser).
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
-"""The tensors a block printed, read from its output with their shapes.
+"""The tensors a block printed, with their shapes from the nesting of their brackets, so a checked matrix is
+compared with one tensor, never with every number printed.
 
-A checked matrix (``core/code/outputs.py``) is compared with one printed tensor,
-never with every number the block printed: ``print("shape:", x.shape)`` after
-``print(x)`` must not add a row. This module reads the printed text as PyTorch
-and NumPy write it; the nesting of the brackets gives the shape:
-
-- ``tensor([[0.4300, 0.1500], ...], grad_fn=<...>, dtype=...)`` and ``tensor(0.5000)``
-  (a scalar, shape ``()``); ``tensor([], size=(0, 3))`` takes its ``size``;
-- NumPy's ``array([[1, 2], [3, 4]])`` and its ``str`` form ``[[1. 2.]\\n [3. 4.]]``
-  (entries apart by spaces, no commas);
-- a bare list of numbers or of such lists, ``[0.5, -0.0, nan]`` (``print(x.tolist())``).
-
-Not tensors, so never compared: numbers outside brackets (``shape: 6 2``, ``(6, 2)``),
-a list that is the argument of another call (``torch.Size([6, 2])``), a list of other
-things (``['Your', 'journey']``; the tensors inside ``[tensor([1.]), tensor([2.])]``
-are read one by one), a ragged list (``[[1, 2], [3]]``). A tensor PyTorch or NumPy
-summarised (``...`` for the entries left out) is read but marked ``summarised``: its
-shape is not what it printed.
-
-A marker may name the tensor: ``tensor=2`` (the 2nd printed, counting from 1) and a
-subscript in Python's notation, ``tensor=2[0]`` (its first row), ``tensor=1[:, 0]``,
-``tensor=1[1:3]`` (integers and ``start:stop`` slices, no step). :func:`parse_selector`
-reads it, :meth:`Printed.take` applies it.
+Read: ``tensor(...)`` (``size=`` of an empty one), NumPy's ``array(...)`` and ``str`` form, bare nested lists
+of numbers. Not tensors: numbers outside brackets, a call's list argument (``torch.Size([6, 2])``), lists of
+other things, ragged lists. A summarised tensor (``...``) is marked so. A marker names one with
+``tensor=2[0]`` (1-based, integer and ``start:stop`` subscripts): :func:`parse_selector`, :meth:`Printed.take`.
 """
 
 from __future__ import annotations
@@ -75,8 +58,7 @@ class Selector:
 
 
 def parse_selector(options: str) -> Selector | None:
-    """The selector of a marker's options (``tensor=2[0]``), None for none; ValueError says
-    what is wrong in words the author can act on."""
+    """The selector of a marker's options (``tensor=2[0]``), None for none; ValueError says what is wrong in words the author can act on."""
     options = options.strip()
     if not options:
         return None

@@ -1,11 +1,5 @@
-"""Render a page as the build does and check what a reader would see.
-
-Two checks need the rendered page rather than its source: every formula must
-convert to MathML and every citation must name an entry of the BibTeX file
-(the site's own Markdown extensions do both while rendering), and the number of Python and shell code blocks in the HTML must equal the
-number of fences the tests run. The second catches any fence the reader sees
-but the tests never run (a ``pycon`` session, an unusual indent): it fails
-here instead of passing silently.
+"""Render a page as the build does: every formula converts and every citation key exists, and a reader sees as
+many Python and shell blocks as the tests run (a ``pycon`` session fails here instead of passing silently).
 """
 
 from __future__ import annotations
@@ -77,15 +71,8 @@ _FENCE_LIKE = re.compile(r"(`{3,}|~{3,})")
 
 
 def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> Origin:
-    """Where the first block a reader and the tests see differently.
-
-    The HTML has no source lines, so the place is found from the source: a fence
-    of a language that looks like code but is not run (``pycon``); else the first
-    run fence whose block the reader does not see as the same code (a fence the
-    Markdown shows as an indented code block, or inside raw HTML); else the first
-    fence-like line outside every fence the scanner found (a fence inside a
-    blockquote, say); else the first line of the page.
-    """
+    """The line of the first block a reader and the tests see differently: a not-run code-like fence, a run fence
+    not shown as that code, a fence-like line outside every fence, else line 1."""
     not_run = [f for f in page.fences if f.lang in looking and f.lang not in langs]
     if not_run:
         return page.where(not_run[0].start)

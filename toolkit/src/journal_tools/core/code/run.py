@@ -1,16 +1,8 @@
-"""Run a page's Python steps and report failures by page (and snippet) line.
+"""Run a page's Python steps and report failures by page (and snippet) line: each fence is compiled under a
+synthetic file name whose lines map back when a traceback is shown.
 
-pytest-codeblocks' own runner execs a block with ``__name__ == 'builtins'``
-and reports only ``str(exc)``; its runner is not public either. So the blocks
-are run here: each fence is compiled under a synthetic file name whose line
-numbers are mapped back to the page (or the snippet file the line was
-included from) when a traceback is shown.
-
-A block runs to the end of its process's patience only: the page tests and
-``make serve`` call these runners inside a worker process (``journal_tools.core.code.sandbox``)
-that is stopped past the page's time limit. So everything a block raises is
-its failure, ``KeyboardInterrupt`` and ``SystemExit`` included, and what it
-prints is kept up to a size limit (``journal_tools.core.page.limits``).
+These runners run inside the sandbox's worker, so everything a block raises is its failure
+(``KeyboardInterrupt`` and ``SystemExit`` too), and its output is kept up to ``limits.OUTPUT_LIMIT``.
 """
 
 from __future__ import annotations
@@ -101,8 +93,7 @@ class ChainResult:
 
 
 def _numbers_checked(step: Step, printed: str, rewritten: set[str]) -> int:
-    """The numbers of the step's expected output and matrix; those rewritten (``--update-outputs``)
-    now show what the step printed."""
+    """The numbers of the step's expected output and matrix; those rewritten (``--update-outputs``) now show what the step printed."""
     total = 0
     if step.expected_output is not None:
         total += len(printed_numbers(printed if "output" in rewritten else step.expected_output))
@@ -166,11 +157,7 @@ def _map(filename: str, lineno: int) -> Origin | None:
 
 
 def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
-    """A traceback whose page frames name the page (or snippet) file and line.
-
-    Frames of this runner are dropped; the innermost page frame is the failing
-    statement the report leads with.
-    """
+    """A traceback whose page frames name the page (or snippet) line, this runner's frames dropped."""
     te = traceback.TracebackException.from_exception(exc)
     failing = None
     for part in _chain(te):
@@ -192,13 +179,8 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
 
 
 def exception_line(exc: BaseException) -> str:
-    """``NameError: name 'x' is not defined. Did you mean: 'y'?``: the exception's line as
-    Python's own traceback prints it, suggestion included.
-
-    ``str(exc)`` has no suggestion, and before Python 3.12 neither has the
-    ``traceback`` module: the interpreter's display (``sys.__excepthook__``) adds
-    it, so the line is taken from what that prints.
-    """
+    """The exception's line as Python's traceback prints it, ``Did you mean`` included (taken from
+    ``sys.__excepthook__``: ``str(exc)`` lacks it, and so does ``traceback`` before 3.12)."""
     te = traceback.TracebackException.from_exception(exc)
     line = "".join(te.format_exception_only()).strip("\n")
     if "Did you mean" in line or not isinstance(exc, (NameError, AttributeError, ImportError)):
@@ -247,14 +229,9 @@ def _skip_reason(step: Step, namespace: dict) -> str | None:
 
 def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
               on_step: Callable[[int], None] | None = None, seed: int = SEED) -> ChainResult:
-    """Run steps in order in one namespace, in a fresh temporary working directory.
+    """Run steps in order in one namespace, in a fresh temporary folder, filling ``result`` as they finish.
 
-    ``result`` is filled as steps finish, so a caller can count what ran
-    before a failure. ``update``: when a list, mismatched outputs are recorded
-    there (to be written back to the page) instead of failing. ``on_step(i)``
-    is called before step ``i`` starts (the sandbox starts its clock there). ``seed``: the
-    start seed (``journal_tools.core.code.seed_check`` runs a chain again from another).
-    """
+    ``update``: a list to take mismatched outputs instead of failing; ``on_step(i)`` before step ``i``; ``seed``: the start seed."""
     reset_global_state(seed)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     old_cwd = os.getcwd()
@@ -335,12 +312,7 @@ def _run_shell(step: Step) -> str:
 
 
 def _read_bounded(proc: subprocess.Popen) -> tuple[str, str]:
-    """The process's stdout and stderr, each cut at the output limit.
-
-    ``communicate()`` would keep everything a runaway script prints; both pipes
-    are drained (one in a thread, so neither fills up and blocks the script)
-    into bounded buffers instead.
-    """
+    """The process's stdout and stderr, each drained (one in a thread) into a buffer cut at the output limit."""
     outputs = (BoundedOutput(), BoundedOutput())
 
     def drain(pipe, into: BoundedOutput) -> None:

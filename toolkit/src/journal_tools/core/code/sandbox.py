@@ -1,39 +1,11 @@
-"""Run page code in a worker process that the test run (or ``make serve``) outlives.
+"""Run page code in a worker process the test run (or ``make serve``) outlives, since a hang, ``os._exit`` or a
+segfault cannot be stopped or caught in the process running it.
 
-A block can hang (``while True: pass``, ``time.sleep(10**6)``), end its process
-(``os._exit(1)``) or crash it (a segfault); none of this can be stopped or
-caught inside the process that runs it. So the page tests and ``make serve``
-run page code in a worker process, and the parent watches it:
-
-- the worker announces each unit (a block with its ``cont`` blocks, a notebook
-  cell, a figure) before it starts; the parent gives that unit the page's time
-  limit (``journal_tools.core.page.limits``). Past it, the parent asks the worker for its
-  Python stack (faulthandler, on SIGUSR1), kills the worker's process group
-  (so a shell block's children go too) and reports the page line the stack
-  was on: ``docs/x.md:7: the block ran past 60 s (limit: ...)``;
-- a worker that dies while running a unit is reported at that unit: at the
-  line of faulthandler's dump when there is one (a crash; ``os._exit``, which
-  the worker wraps to dump its stack first), else at the unit's first line;
-- the next request starts a new worker. Workers are forked by
-  multiprocessing's forkserver, which imported PyTorch once: a new worker is
-  ready in tens of milliseconds, not the two seconds of an import;
-- one worker serves a pytest process (or one ``make serve``), so imported
-  libraries carry over between pages as they did in-process; the snippet
-  modules are forgotten before every request, so an edited snippet is
-  imported afresh. What runs in the worker is ``sandbox_child``.
-
-Page code in the worker reads no stdin (``input()`` fails with a clear
-OSError), and what it writes to ``sys.stderr`` comes back, cut at the output
-limit, and is written to the parent's stderr (where pytest captures it).
-
-POSIX only (Linux, macOS), as the rest of the toolkit: the forkserver, process
-groups and SIGUSR1 have no Windows counterpart.
-
-Why not a library: pytest-timeout's thread method ends the whole session
-(``os._exit``) and its signal method cannot stop code holding the GIL in C;
-pebble's ProcessPool kills and replaces a hung worker but cannot say which
-block was running nor where in it. multiprocessing (stdlib) starts, pipes and
-reaps the worker; what is written here is the clock and the report.
+The worker announces each unit (block chain, cell, figure); past its time limit the parent takes its stack
+(faulthandler, SIGUSR1), kills its process group and reports the line; a dead worker is reported at the
+unit (at faulthandler's line when there is one). Workers fork from a forkserver that imported PyTorch once
+(tens of ms); one serves a pytest process, snippet modules forgotten per request. No stdin; stderr comes
+back cut at the limit. POSIX only. Why no library: DECISIONS.md (smaller choices).
 """
 
 from __future__ import annotations
@@ -96,15 +68,10 @@ class Aborted(Exception):
 
 
 class Sandbox:
-    """One worker process for page code, replaced when it dies or hangs. Thread-safe:
-    requests are served one at a time.
+    """One worker process for page code, replaced when it dies or hangs; requests served one at a time.
 
-    ``spare=True`` (``make serve``): a second worker is kept ready, having imported what
-    page code imported so far (matplotlib, for instance, costs a fresh worker 1.4 s) and
-    run the last block request once, discarding what it did (a first run in a process
-    pays for PyTorch's kernel set-up and matplotlib's font caches: 0.3 s became 1 s), so
-    the save after a hang is served as fast as any other.
-    """
+    ``spare=True`` (``make serve``): a second worker kept warm (page code's imports done, the last request
+    rehearsed), so the save after a hang is as fast as any."""
 
     def __init__(self, spare: bool = False):
         self._lock = threading.Lock()
@@ -173,18 +140,10 @@ class Sandbox:
 
     def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
              rehearsable: bool = False, root: Path | None = None, observed: dict | None = None):
-        """``fn(progress, *args)`` in the worker, its return value here.
+        """``fn(progress, *args)`` in the worker, its return value here; ``progress(i, value)`` restarts the clock.
 
-        ``fn`` (a module-level function) calls ``progress(i, value)`` before unit ``i``
-        starts; the clock restarts there, and ``on_progress(value)`` gets ``value``.
-        ``cancelled()``, asked every tenth of a second, stops the request when true
-        (``make serve``: its page was saved again). ``rehearsable``: a spare may run this
-        request again to warm up (it writes only in its own temporary folder). Raises
-        Stopped (past the limit, or the worker died), Aborted, or RuntimeError (the
-        worker's own code failed). ``root``: the journal's folder; the files inside it that the
-        request's code read and the folders it listed (``core.code.observe``) are put in
-        ``observed`` as ``{"files": {path: digest}, "folders": {path: digest}}`` (paths relative to ``root``).
-        """
+        ``cancelled()`` stops the request; ``rehearsable``: a spare may rerun it; ``root``: what the code read goes
+        to ``observed``. Raises Stopped (limit, dead worker), Aborted, or RuntimeError (the worker's own code)."""
         env = self._env = _environment(snippet_dirs, root)
         with self._lock:
             worker = self._send(fn, args, env)
@@ -295,8 +254,7 @@ class Sandbox:
         return spare
 
     def _send(self, fn, args, env) -> _Worker:
-        """Send the request; a worker that died since its last request (a thread a block
-        left behind may end it) is replaced once."""
+        """Send the request; a worker that died since its last request (a thread a block left behind may end it) is replaced once."""
         worker = self._ready()
         try:
             worker.conn.send((fn, args, env))
@@ -373,16 +331,8 @@ def _context():
 
 @contextlib.contextmanager
 def _main_not_rerun():
-    """While a worker starts, make ``__main__`` look like a ``-m`` module named ``__main__``.
-
-    A forkserver (or spawn) child first re-runs the parent's main script, so
-    functions defined there can be unpickled: ``mkdocs serve`` would import its
-    command line once per worker, and a caller's script without an
-    ``if __name__ == "__main__":`` guard would start again in every worker.
-    The worker's code lives in this module, and multiprocessing skips the
-    re-run for a main module whose spec is named ``__main__``
-    (``spawn._fixup_main_from_name``); it offers no option for it.
-    """
+    """While a worker starts, make ``__main__`` look like a ``-m`` module named ``__main__``, so multiprocessing
+    skips re-running the parent's main script in it (``spawn._fixup_main_from_name``; no option for it)."""
     main = sys.modules.get("__main__")
     if main is None:
         yield

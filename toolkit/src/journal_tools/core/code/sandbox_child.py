@@ -1,19 +1,8 @@
-"""The worker process of ``journal_tools.core.code.sandbox``: what runs in it, and how it is set up.
+"""The worker process of ``core.code.sandbox``: serves one ``(fn, args, env)`` request at a time as
+``fn(progress, *args)``, and answers ``("done", (status, value), stderr, modules, what the code read)``.
 
-Started by the sandbox (forked by multiprocessing's forkserver, which imported
-PyTorch and this module once), the worker serves one request at a time:
-``(fn, args, env)``, a module-level function and its arguments, run as
-``fn(progress, *args)`` after the caller's import path, environment and folder
-are taken from ``env`` and the snippet modules of earlier requests are
-forgotten. ``progress(i, value)`` tells the parent that unit ``i`` starts (its
-clock restarts there). The answer is ``("done", (status, value), stderr,
-modules imported, what the code read)``: the journal files it opened, listed or
-imported (``core.code.observe``), when the caller named the journal's folder.
-
-Set-up: its own process group (the parent kills a shell block's children with
-it), ended when its parent ends, faulthandler writing every stack to a file
-the parent reads (on a crash, on SIGUSR1 past the limit, and before
-``os._exit``), and no stdin.
+Set-up: its own process group, ended with its parent, faulthandler dumping to a file the parent reads (on a
+crash, on SIGUSR1, before ``os._exit``), no stdin.
 """
 
 from __future__ import annotations
@@ -119,14 +108,8 @@ def _set_up(dump_path: str, parent: int) -> None:
 
 
 def _end_with(parent: int) -> None:
-    """End the worker, whatever its block is doing, once the process it serves is gone.
-
-    The clock is the parent's: a parent that dies without stopping its worker (``mkdocs
-    serve`` ended by a signal while a block hangs) would leave the block running for
-    good. Nor would the forkserver end: every worker holds the pipe that keeps it alive,
-    so Linux's PR_SET_PDEATHSIG (which follows the forkserver) never fires. A thread
-    looks once a second; a Python loop lets it run (a C call holding the GIL would not).
-    """
+    """End the worker once the process it serves is gone: the clock is the parent's, and PR_SET_PDEATHSIG follows
+    the forkserver, which never ends while a worker holds its pipe; a thread looks once a second."""
     real_exit = os._exit
 
     def watch() -> None:

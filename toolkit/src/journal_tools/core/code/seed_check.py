@@ -1,15 +1,5 @@
-"""Checked outputs a reader can reproduce: a chain with checked outputs runs again from another seed.
-
-The page tests seed ``random``, NumPy and PyTorch with 0 before every chain
-(``run.reset_global_state``). A block that draws random numbers before the page
-sets a seed of its own would print the seed-0 numbers in the tests, and other
-numbers for a reader (whose run starts from no seed of ours). So a chain whose
-steps have an expected output or a checked matrix runs a second time, in the
-same worker, from ``OTHER_SEED``, up to its last checked step; a checked step
-that prints something else the second time fails at its block's line, saying
-that the page never sets a seed before it. Such a step's output is never
-rewritten by ``--update-outputs`` (``make update-outputs``), nor is the fix
-offered: a new seed-0 output would be as wrong for a reader as the old one.
+"""A chain with checked outputs runs again from ``OTHER_SEED``: a checked output that changes fails, since a
+reader's run starts from no seed of ours. Such an output is never rewritten by ``make update-outputs``.
 """
 
 from __future__ import annotations

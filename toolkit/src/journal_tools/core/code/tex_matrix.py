@@ -1,21 +1,9 @@
-"""The matrix a checked formula shows: its cells, its shape, labels and elided entries.
+r"""The matrix a checked formula shows (``matrix``, ``pmatrix``, ``bmatrix``, ``Bmatrix``, ``vmatrix``, ``Vmatrix``,
+``array``): its cells and shape.
 
-A formula after ``<!-- journal:expected-math -->`` holds one matrix of numbers (a
-``matrix``, ``pmatrix``, ``bmatrix``, ``Bmatrix``, ``vmatrix``, ``Vmatrix`` or
-``array`` environment): rows apart by ``\\\\``, entries by ``&``. Its shape is its
-rows by its entries per row; every row has the same number of entries.
-
-- **Labels.** An environment none of whose entries is a number (``\\begin{matrix}
-  \\leftarrow \\text{Your} \\\\ ... \\end{matrix}`` beside the matrix, or symbols such as
-  ``x_1``) is not checked. A label that is a number is written ``\\text{1}``.
-- **Entries.** In the matrix of numbers each entry is one number (in a form of
-  ``core/code/numbers.py``, spacing such as ``\\,`` or ``\\quad`` around it is fine) or
-  a dots command; anything else (``x_{11}``, an empty entry, a label) is an error at
-  its line, since the check could not tell which tensor entry it stands for.
-- **Elided entries.** One column of ``\\cdots`` (``\\ldots``, ``\\dots``) stands for
-  columns left out, one row of ``\\vdots`` / ``\\ddots`` (empty entries allowed) for
-  rows left out: the entries before it are the tensor's first, those after it its
-  last. Such a matrix fits a tensor with at least as many rows (columns) as it shows.
+An environment with no number is labels; a number label is ``\text{1}``. Each entry is one number or a
+dots command, else an error at its line. One ``\cdots`` column or ``\vdots`` row elides entries: those
+before it are the tensor's first, those after it its last.
 """
 
 from __future__ import annotations

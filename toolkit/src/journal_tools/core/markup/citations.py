@@ -1,34 +1,11 @@
-"""Citations as a Python-Markdown extension: ``[@key]`` in, a linked reference list out.
+"""Citations as a Python-Markdown extension: ``[@key]``, ``[@key, sec. 3.2]``, ``[@a; @b]`` (Pandoc's syntax) in,
+``(Raschka, 2024, ch. 3)`` linking to a "References" list at the document's end out, from one BibTeX file
+read and formatted by pybtex (``plain`` style).
 
-Listed in mkdocs.yml's ``markdown_extensions`` beside the math, so every place
-that renders the site's Markdown reads citations the same way: pages, blog
-excerpts and archive views, feed descriptions, notebook Markdown cells and the
-page tests' render check. The sources are one BibTeX file (the
-``bibliography`` option), read and formatted with pybtex (its BibTeX parser
-and its ``plain`` style, HTML backend): authors, title, venue, year, and links
-for a DOI, an arXiv id or a URL.
-
-Syntax (Pandoc's bracketed citations): ``[@key]``, ``[@key, sec. 3.2]`` (the
-text after the comma is a locator), ``[@a; @b, ch. 3]``. A citation reads
-``(Raschka, 2024, ch. 3)`` and links to its entry in the page's reference list.
-Author-year rather than numbers: an excerpt on the home page, a feed item or a
-link preview shows the citation without the list, and "(Raschka, 2024)" still
-says what it is. ``\\[@key]`` and code spans stay literal.
-
-Each document that cites gets a "References" section at its end (a heading
-the table of contents lists, then one item per cited work, sorted by author
-and year as pybtex's ``plain`` style sorts). Notebook cells are converted one
-at a time, so their converter turns the list off (``reference_list: false``)
-and the notebook page gets one list for all its cells
-(:func:`append_reference_list`, called by ``journal_tools.mkdocs_plugin.notebooks``).
-
-Errors name the file and line: an unknown key raises :class:`UnknownKey`
-(with "did you mean" from the keys the file has; the caller, the MkDocs plugin
-or the page test, adds the page and line with :meth:`CitationError.located`),
-a BibTeX file pybtex cannot read or format raises :class:`BibError` naming the
-``.bib`` file and line. Each build notes the keys its pages' HTML cites in a
-:class:`Cited` of its own (a page whose render was reused cites them too), so
-it can list the entries nothing cites (:meth:`Cited.uncited`).
+Every renderer of the site's Markdown reads them alike. Notebook cells turn the list off
+(``reference_list: false``); their page gets one (:func:`append_reference_list`). Errors name file and line
+(:class:`UnknownKey` with "did you mean", :class:`BibError`); :class:`Cited` notes a build's keys for the
+uncited list.
 """
 
 from __future__ import annotations
@@ -167,12 +144,8 @@ _LOADED: dict[str, tuple[tuple, Bibliography]] = {}
 
 
 def load(path: str | Path) -> Bibliography:
-    """The BibTeX file at ``path``, parsed and formatted (BibError naming file:line if it cannot be).
-
-    Kept per process while the file's size and modification time stay the same:
-    MkDocs makes a new Markdown converter (and so a new extension) for every page,
-    and ``make serve`` rebuilds in one process, re-reading the file once it changes.
-    """
+    """The BibTeX file at ``path``, parsed and formatted (BibError at file:line); kept per process while its size
+    and mtime hold, since MkDocs makes a new extension for every page."""
     path = Path(path).resolve()
     rel = _project_rel(path)
     try:
@@ -325,13 +298,8 @@ def list_items(bib: Bibliography, keys) -> list[tuple[str, str]]:
 
 
 def append_reference_list(page_html: str, bib: Bibliography, heading: str = "References") -> tuple[str, list[str]]:
-    """A notebook page's HTML with one reference list at its end, for the keys its cells cite.
-
-    Returns the HTML and the keys the page cites. The cells were converted
-    (possibly in an earlier build: mkdocs-jupyter's cache) with this extension,
-    so every citation carries ``data-cite``; a key no longer in the file raises
-    :class:`UnknownKey`.
-    """
+    """A notebook page's HTML with one reference list for the ``data-cite`` keys its cells cite, and those keys
+    (UnknownKey for a key no longer in the file)."""
     keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
     if not keys:
         return page_html, []

@@ -1,26 +1,9 @@
-"""Italic correction before the superscript of an italic letter, which Chromium leaves out.
+"""The italic correction Chromium leaves out before the superscript of an italic letter.
 
-Chromium's MathML sets a superscript right after its base's advance width. An italic
-letter leans right: its ink runs past that width, so the K of ``W^K`` stands inside the
-W's right arm (tests/browser/test_formulas.py measures it on the ink; 0 px apart). TeX
-and OpenType math layout shift the superscript right by the base glyph's italic
-correction (in the font's MATH table); the subscript stays at the advance width.
-
-So, in math-core's output, the base of an ``<msup>`` or ``<msubsup>`` that is a lone
-italic letter (``<mi>W</mi>``: one character, no ``mathvariant``, which browsers draw
-in its math italic form) gets that correction as a space after it, in the base's own
-em: ``<msup><mrow><mi>W</mi><mspace width="0.107em"/></mrow><mi>K</mi></msup>``.
-An em of the base is what the font's correction is measured in; a space in the script
-would be in the script's smaller em, whose ratio to the base's depends on the script
-level. In an ``<msubsup>`` the subscript moves by the same amount (TeX would keep it at
-the advance width): a simplification, measured in toolkit/DECISIONS.md.
-
-``ITALIC_CORRECTION`` is read from the served font (Noto Sans Math, the npm package of
-``mkdocs_plugin/fonts.py``) by :func:`from_font`; toolkit/tests/core/test_italic_scripts.py
-compares it with the installed font, so a new font version fails there until the table
-is regenerated (``python -m journal_tools.core.markup.italic_scripts FONT_FILE``). A
-reader whose own math font comes first (the stylesheet's local() sources) gets the same
-space, about right: their italic corrections are of the same size.
+The base of an ``<msup>``/``<msubsup>`` that is one italic letter gets the font's correction as a space in
+its own em: ``<msup><mrow><mi>W</mi><mspace width="0.107em"/></mrow><mi>K</mi></msup>`` (DECISIONS.md:
+scripts of italic letters). ``ITALIC_CORRECTION`` is read from the served font (:func:`from_font`; regenerate
+with ``python -m journal_tools.core.markup.italic_scripts FONT_FILE``); a test compares it with the font.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
-"""Math as a Python-Markdown extension: TeX in, MathML out, in one pass.
-
-Listed in mkdocs.yml's ``markdown_extensions`` in place of
-``pymdownx.arithmatex``, so every place that renders the site's Markdown gets
-MathML the same way: pages, blog excerpts and archive/category views, feed
-descriptions, notebook Markdown cells (``journal_tools.mkdocs_plugin.notebooks``), and the
-page tests' render check. Engines that run Python-Markdown extensions from
-mkdocs.yml (MkDocs, ProperDocs, Zensical) all run it; nothing post-processes
-finished HTML.
-
-The syntax is arithmatex's own: its inline and block patterns are reused by
-subclassing, so ``$...$`` (smart dollars), ``\\(...\\)``, ``$$...$$``,
-``\\[...\\]`` and ``\\begin{env}...\\end{env}`` mean exactly what they meant,
-with the same escapes. Only the output differs: instead of TeX wrapped for a
-script, the MathML from :func:`journal_tools.core.markup.mathml.tex_to_mathml`, kept in
-Markdown's raw-HTML stash so nothing re-parses it. Display math is wrapped in
-``<div class="math-display">`` (it scrolls sideways on narrow screens).
-
-A formula that does not convert raises :class:`journal_tools.core.markup.mathml.MathError`;
-the caller (the MkDocs plugin, the page test) adds the file and line.
+"""Math as a Python-Markdown extension, in place of ``pymdownx.arithmatex``: its patterns reused by subclassing
+(same syntax and escapes), MathML out (``mathml.tex_to_mathml``) kept in the raw-HTML stash. Every renderer
+of the site's Markdown gets the same MathML; display math is wrapped in ``<div class="math-display">``.
 """
 
 from __future__ import annotations
@@ -33,14 +16,8 @@ __all__ = ["MathExtension", "display_attributes", "makeExtension"]
 
 
 def display_attributes(number: int) -> dict[str, str]:
-    """Attributes of a display formula's wrapper.
-
-    The box scrolls sideways when the formula is wider than the screen, so it
-    must be reachable by keyboard (tabindex) and, being focusable, needs a
-    role and a name (axe: scrollable-region-focusable, landmark-unique). Numbered per
-    conversion; a page made of several conversions (a blog view's excerpts, a notebook's
-    cells) is numbered again as a whole by the journal plugin (``mkdocs_plugin/a11y.py``).
-    """
+    """Attributes of a display formula's wrapper: a sideways-scrolling box needs tabindex, a role and a name (axe);
+    numbered per conversion, renumbered per page by ``mkdocs_plugin/a11y.py``."""
     return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {number}"}
 
 

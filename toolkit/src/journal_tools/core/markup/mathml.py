@@ -1,12 +1,5 @@
-"""LaTeX to MathML Core, one formula at a time (the ``math-core`` package).
-
-The Markdown extension (``journal_tools.core.markup.markdown_math``) calls
-:func:`tex_to_mathml` for every formula of every page, excerpt and feed
-description; the notebook pages reach it through the same extension. A
-formula that does not convert raises :class:`MathError`, which names the
-source file, the line that holds the character math-core stopped at (the
-formula's last line when it ran out of input, say an unclosed brace) and
-math-core's reason.
+"""LaTeX to MathML Core, one formula at a time (``math-core``); :class:`MathError` names the line holding the
+character math-core stopped at, and its reason.
 """
 
 from __future__ import annotations
@@ -37,13 +30,8 @@ DISPLAY_CLASS = "math-display"
 
 
 class MathError(Mistake, ValueError):
-    """A formula that math-core cannot convert.
-
-    Attributes: ``tex`` (the formula), ``line`` (1-based source line of the character
-    math-core stopped at, or None), ``reason`` (math-core's message), ``offset`` (where
-    in ``tex`` it stopped, or None), ``src_path`` (the file named in the message, or None).
-    Without a line the message gives the offset ("at character 9").
-    """
+    """A formula math-core cannot convert: ``tex``, ``line`` (of the character it stopped at, or None), ``reason``,
+    ``offset``, ``src_path``."""
 
     def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None,
                  offset: int | None = None):
@@ -75,16 +63,8 @@ def tex_to_mathml(tex: str, *, display: bool) -> str:
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
-    """1-based line of ``source`` holding character ``offset`` of ``tex`` (its last character
-    when ``offset`` is past the end), where ``tex`` first occurs; without ``offset``, the
-    formula's first line.
-
-    The formula is found whole, then by its first non-blank line (display math in an
-    indented block has its lines re-indented in the source), then with all whitespace
-    left out (Python-Markdown turns tabs into spaces before the math extension sees
-    the formula). Only whitespace differs between them, so the character is reached by
-    counting the others. None if absent.
-    """
+    """1-based line of ``source`` holding character ``offset`` of ``tex`` (without ``offset``, its first line); None
+    if absent. The formula is found whole, by its first line, or with whitespace left out, which is all that differs."""
     if not source:
         return None
     start = _find(_STASHED.sub("\n", tex), source)

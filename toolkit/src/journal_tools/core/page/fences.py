@@ -1,15 +1,5 @@
-"""The one fence scanner: where the code fences of a Markdown page are.
-
-Used by the page tests (which blocks run), the figures (figure lines inside a
-fence are shown, not drawn) and the render check. Rules, as pymdownx.superfences
-reads a page: a fence opens on a line whose text (after any indent, so fences
-inside admonitions, tabs and lists count) starts with three or more backticks
-or tildes; it closes at the first later line holding only the same run of that
-character (exactly as many: superfences' end pattern is the opening run itself),
-indented as the opening line (tabs count 4). A backtick fence's info string holds
-no backtick. A run that is longer, shorter or indented differently is a line of
-the code; a fence without its closing run is never closed, as superfences
-shows it (not as code).
+"""The one fence scanner, with pymdownx.superfences' rules: a run of three or more backticks or tildes after any
+indent opens a fence; only the same run, indented alike, closes it; an unclosed fence is no code.
 """
 
 from __future__ import annotations
@@ -32,8 +22,7 @@ class FenceError(Exception):
 
 @dataclass(frozen=True)
 class Fence:
-    """One fenced block: ``start`` and ``end`` are the 0-based lines of its
-    opening and closing fence lines."""
+    """One fenced block: ``start`` and ``end`` are the 0-based lines of its opening and closing fence lines."""
 
     start: int
     end: int

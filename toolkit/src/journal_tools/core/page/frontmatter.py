@@ -1,19 +1,8 @@
-"""One front-matter reader, with the line of every field.
+"""One front-matter reader, with the line of every field: the YAML is composed into nodes and built value by
+value, so a bad value is reported at its line (MkDocs and the blog name only the file).
 
-MkDocs and the blog plugin read front matter too, but report a bad value with
-the file and no line ("month must be in 1..12"). Here the YAML is composed
-into nodes first, so every key and value keeps its position (``start_mark``)
-in the file; values are then built from the nodes one by one, and a value
-that does not build (``date: 2025-02-30``) is reported at its own line.
-
-What is read is what the build reads: front matter is found by MkDocs' rule
-(``mkdocs.utils.meta``, which the blog plugin uses too: a first line ``---``, up
-to a line ``---`` or ``...``; a guard in toolkit/tests/compat/test_compat.py runs
-MkDocs' own reader on the same texts), written here so the core needs no MkDocs; merge
-keys (``<<: *base``) are merged as PyYAML's loader merges them, and a key the
-loader would refuse (a list or a mapping as a key) is an error here too. A key
-given twice is an error: YAML keeps only the last, so the first would be
-dropped without a word.
+Found by MkDocs' rule (``mkdocs.utils.meta``; a compat guard compares); merge keys merged as PyYAML does; a
+key given twice is an error (YAML would keep the last silently).
 """
 
 from __future__ import annotations
@@ -39,12 +28,8 @@ class FrontMatterError(Mistake):
 
 @dataclass
 class FrontMatter:
-    """The fields of a page's front matter and the 1-based file line of each.
-
-    ``lines`` maps a key path (``"date"``, ``"date.created"``,
-    ``"categories.0"``) to the line of its value. ``body_line`` is the line
-    where the Markdown after the front matter starts (1 without front matter).
-    """
+    """A page's front matter: ``lines`` maps a key path (``"date.created"``, ``"categories.0"``) to its value's
+    line; ``body_line`` is where the Markdown starts."""
 
     path: str
     data: dict = field(default_factory=dict)

@@ -1,13 +1,5 @@
-"""The one include expander: a page's snippet includes expanded as the build does, with a line map.
-
-The build expands ``--8<--`` includes with pymdownx.snippets' preprocessor and
-the options in mkdocs.yml. The page tests must run the code the reader sees, so
-they use the same preprocessor with the same options, not a re-implementation.
-What the preprocessor does not give is where each expanded line came from, which
-a failure report needs ("snippets/x.py line 12, included at page.md line 40").
-So the page is fed to it one chunk at a time (a line, or a whole block-form
-``-8<-`` group), and the lines an include brings in are located in the snippet
-file they came from.
+"""A page's snippet includes expanded with pymdownx.snippets' own preprocessor and mkdocs.yml's options, fed a
+chunk at a time so each expanded line maps back to its snippet file and page line.
 """
 
 from __future__ import annotations
@@ -55,12 +47,7 @@ def expand_file(page: Path, settings: Settings) -> ExpandedPage:
 
 
 def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
-    """Expand every include of ``text`` (the page ``rel_page``) as the build does.
-
-    The page goes to pymdownx.snippets' own preprocessor, one chunk at a time
-    (a line, or a whole block-form ``-8<-`` group), so each expanded line
-    keeps the page line it came from.
-    """
+    """Expand every include of ``text`` (the page ``rel_page``) as the build does, each line keeping its origin."""
     source = text.split("\n")
     if source and source[-1] == "":
         source.pop()
@@ -85,12 +72,7 @@ def expand(text: str, rel_page: str, settings: Settings) -> ExpandedPage:
 
 
 def without_failing_includes(text: str, settings: Settings) -> str:
-    """``text`` with each include that fails left out (its lines blank), the rest as written.
-
-    ``make serve`` renders a page whose include is broken so: the rest of the
-    page shows, under a panel naming the include's ``file:line`` (``expand``
-    says what is wrong; ``make build`` stops there).
-    """
+    """``text`` with each failing include blanked out (``make serve`` renders the rest under its panel)."""
     if "8<-" not in text:
         return text
     pre = settings.snippet_preprocessor()
@@ -184,12 +166,7 @@ def _chunks(source: list[str]):
 
 
 def _locate(pre, chunk, expanded, rel_page, page_line, root) -> list[Origin]:
-    """Map each line an include produced to its line in the snippet file.
-
-    The preprocessor returns only text, so the included lines are matched, in
-    order, against the files the chunk names. A line that cannot be matched
-    (nested includes, say) keeps the include line as its origin.
-    """
+    """Map each line an include produced to its snippet line, matched in order; unmatched lines keep the include line."""
     fallback = [Origin(rel_page, page_line) for _ in expanded]
     m = _INLINE_INCLUDE.match(chunk[0]) if len(chunk) == 1 else None
     if m is None:

@@ -1,16 +1,6 @@
-"""What a block may do: how long it may run, how much it may print.
-
-The time limit applies to each unit of page code on its own: a block (with
-its ``cont`` blocks), each block of a ``doctest: page`` page, a notebook cell,
-a figure drawn in ``make serve``. Its default is the journal plugin's
-``block_timeout`` option (``settings.Settings.block_timeout``); a page raises
-or lowers it in its front matter (``timeout: 120``), a notebook in its
-metadata (``execution: timeout:``, the key nbmake reads too). The limit is
-enforced by ``sandbox``, which runs page code in a worker process it can stop.
-
-Printed output is kept up to ``OUTPUT_LIMIT`` characters; the rest is
-counted, not kept, so a block printing in a loop cannot fill the memory of
-the test run (and the kept text ends with a note saying what was cut).
+"""What a block may do: its time limit (``block_timeout``, a page's ``timeout:``, a notebook's
+``execution: timeout:``), enforced per unit by ``sandbox``; and ``OUTPUT_LIMIT`` characters of output, the
+rest counted, not kept.
 """
 
 from __future__ import annotations
@@ -50,8 +40,7 @@ def seconds(value) -> float:
 
 
 def page_limit(meta: FrontMatter, default: Limit) -> Limit:
-    """The page's limit: its front matter's ``timeout``, else ``default``; a bad value is a
-    FrontMatterError naming the line."""
+    """The page's limit: its front matter's ``timeout``, else ``default``; a bad value is a FrontMatterError naming the line."""
     if PAGE_KEY not in meta.data:
         return default
     try:
@@ -80,11 +69,7 @@ def notebook_limit(metadata: dict, text: str, path: str, default: Limit) -> Limi
 
 
 class BoundedOutput(io.TextIOBase):
-    """A text stream that keeps the first ``limit`` characters written to it and counts the rest.
-
-    ``io.StringIO`` grows with everything written; this is what ``print``
-    writes to while a block runs, so a runaway loop costs a counter, not memory.
-    """
+    """A text stream keeping the first ``limit`` characters written and counting the rest: a runaway loop costs a counter."""
 
     def __init__(self, limit: int = OUTPUT_LIMIT):
         super().__init__()

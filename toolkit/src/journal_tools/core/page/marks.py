@@ -1,13 +1,5 @@
-"""The ``<!--pytest.mark.X(...)-->`` markers of a page, read without importing pytest.
-
-Pages keep pytest-codeblocks' vocabulary (``pytest.mark.skip(reason=...)``,
-``skipif(condition, reason=...)``, ``xfail(reason=..., raises=...)``), but the
-core that reads and runs them must not depend on pytest (it is to outlive the
-engines around it). So a marker is evaluated against :data:`NAMESPACE`, whose
-``pytest.mark.<name>(*args, **kwargs)`` records a :class:`Mark` the way
-pytest's ``MarkDecorator`` does: a bare ``pytest.mark.skip`` is a mark without
-arguments, and calling it gives the arguments. Anything else under ``pytest.``
-evaluates to a value that is not a mark, so the page error says so.
+"""``<!--pytest.mark.X(...)-->`` markers evaluated without pytest (the core must not depend on it): against
+:data:`NAMESPACE`, whose ``pytest.mark.<name>`` records a :class:`Mark` as ``MarkDecorator`` does.
 """
 
 from __future__ import annotations

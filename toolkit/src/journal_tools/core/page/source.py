@@ -1,12 +1,5 @@
-"""One way to read a page's text: as MkDocs reads it, or an error naming the line.
-
-MkDocs (``File.content_string``) and the blog plugin open a page with
-``encoding="utf-8-sig"`` in text mode: a byte-order mark is dropped and
-``\\r\\n`` and a lone ``\\r`` become ``\\n``. Every reader of a page here uses
-the same rules, so a line number means the same line everywhere and a BOM
-never hides the first line's fence or front matter. A file that is not UTF-8
-fails MkDocs with "Encoding error reading file" and no line; here it is
-``path:line: ...`` at the first byte that does not decode.
+"""A page's text as MkDocs reads it (``utf-8-sig``, universal newlines), so a line number means the same line
+everywhere; a file that is not UTF-8 is an error at the line of its first bad byte.
 """
 
 from __future__ import annotations

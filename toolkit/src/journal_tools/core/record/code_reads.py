@@ -1,18 +1,7 @@
-"""The journal files an entry's code reads, for its downloads to carry (``mkdocs_plugin/downloads.py``).
-
-An entry's ``.py`` and ``.ipynb`` must run alone, so they carry the data files the
-page's code reads (``Path(__file__).parent / "data" / "sample.txt"`` in a snippet
-module). Which files those are is known only from a run: the record
-(``core.record.inputs``) has what the page's code was seen to read in its passed
-tests. When none of those records holds now (a fresh clone's first build, an edit
-since), the build runs the page's code once in a worker, watching it
-(``core.code.observe``), whatever its outcome (the page tests report that), and
-records what it read as a check of its own (kind ``code reads``), reused while it
-holds. ``make serve`` never waits for code: it takes the newest observation, held or not.
-
-Carried: what the code read, less what the download holds already (the page, its
-includes, the snippet modules it writes in), what the page tests read themselves
-(mkdocs.yml, the BibTeX file) and files looked for but missing.
+"""The journal files an entry's code reads, for its downloads to carry: from the record of its passed tests;
+else ``make build`` runs its code once, watched, and records that (kind ``code reads``); ``make serve``
+takes the newest observation. Not carried: what the download holds already, what the tests read
+themselves, files missing.
 """
 
 from __future__ import annotations

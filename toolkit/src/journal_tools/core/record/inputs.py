@@ -1,33 +1,9 @@
-"""The one record of passed checks, each kept under what the check was seen to read.
+"""The one record of passed checks (``.cache/record.sqlite``), each under what it was seen to read.
 
-Every reuse of the toolkit asks this record and nothing else: a page's tests
-(``make test``), its verified badge (the build), the checks of a built page
-(browser, downloads), ``make serve``'s choice of pages to run again. A check that
-passes is written down with its **inputs**: every file it read, as a digest of
-its bytes (or "missing", for a file it looked for and did not find), and every
-folder it listed, as a digest of the names in it; with a **key** for what is not a
-file of the journal (the installed packages, the Python version, the toolkit's
-code: :func:`environment`; for a browser check also its test's code and the
-browser's version). What a check read is observed, not predicted: page code is
-watched while it runs (``core.code.observe``), the page tests add the files they
-read themselves (the page, its snippet includes, the BibTeX file, mkdocs.yml),
-and a browser check the site files the browser fetched.
-
-A check may be skipped when one of its records still *holds*: the same key, and
-every input file and folder as it was. Several records of one check are kept
-(the newest :data:`KEPT`), so a revert to content that passed holds again: the
-badge comes back with no run. A check that fails drops every record of it that
-holds now, so a later lookup cannot vouch for what just failed.
-
-Files are named by labels: a path relative to the journal's folder, or
-``site:<path>`` for a file of a built site (the checks of built pages run on a
-copy in a temporary folder, passed in as ``roots``).
-
-The record is one SQLite file, ``.cache/record.sqlite`` (the standard library's
-sqlite3: one file that several pytest-xdist workers write safely, which a folder of
-JSON files does only with care). ``make clean`` removes it; ``FRESH=1`` and CI reuse
-none of it, but write what passed (the build after them shows its badges from it).
-DECISIONS.md compares it with jupyter-cache and Bazel.
+Every reuse asks it: page tests, badges, built-page checks, serve. A record holds while its key
+(:func:`environment`: packages, Python, the toolkit's code) and every input file's bytes and folder's names
+are as they were; the newest :data:`KEPT` are kept, so a revert holds again; a failure drops those that
+hold. Labels are paths under the journal or ``site:<path>``. DECISIONS.md says why SQLite.
 """
 
 from __future__ import annotations
@@ -151,12 +127,8 @@ class _Resolver:
 
 
 class Record:
-    """The record of the journal at ``root`` (``root/.cache/record.sqlite``).
-
-    ``reuse``: may :meth:`find` skip a check (default: not under ``FRESH=1`` or CI). The
-    badge (:meth:`holding`) reads the record either way. Any failure to read or write
-    the file (a read-only checkout) only costs a run: nothing is reused, nothing kept.
-    """
+    """The record at ``root/.cache/record.sqlite``; ``reuse``: may :meth:`find` skip a check (not under ``FRESH=1`` or
+    CI). A file that cannot be read or written (read-only checkout) only costs a run."""
 
     def __init__(self, root: Path, *, reuse: bool | None = None):
         self.root = Path(root)

@@ -1,20 +1,5 @@
-"""Every ``file:line`` mistake a build finds, reported together in one error.
-
-An author who made three mistakes should not need three builds (or three saves
-in ``make serve``) to learn of them. The build goes on past a page's mistake
-while that is safe, and stops at one point with all of them:
-
-- the source checks of every page (front matter, excerpt separator, includes)
-  run before the blog reads the posts; they stop the build there, since the
-  blog would fail on a bad date with its own message;
-- a formula, a citation or a notebook cell that fails while its page renders is
-  noted, the page gets empty content, and the build stops once every page is
-  rendered (``on_env``), before any template runs.
-
-The message's first line is still the first mistake's ``path:line:``; each
-further mistake follows on its own line, then the count. ``make build`` keeps
-the old site when the build stops (``journal_tools.commands.build``), and
-``make serve`` shows the message on its error page.
+"""Every ``file:line`` mistake of one build in one error: the source checks stop before the blog reads the
+posts, render mistakes once every page is rendered (``on_env``); the first line is the first mistake's.
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
-"""Checks that stop the build at the file and line to edit.
-
-mkdocs-material's blog plugin rejects a bad post with the file but no line
-("Error reading metadata of post 'blog/posts/x.md' in 'docs': month must be in
-1..12"), pymdownx.snippets fails a missing or escaping include with a
-traceback that names the snippet but not the page, and nbclient reports a
-failing notebook cell without the notebook. The plugin runs these first and
-stops with ``docs/blog/posts/x.md:2: ...``:
-
-- every post has ``date:`` (a date, or ``{created, updated}``), each a real
-  ``YYYY-MM-DD`` date; every category is in the blog's ``categories_allowed``; every
-  author is in its authors file (the blog says only "Couldn't find author 'x'");
-  with ``post_excerpt: required``, the excerpt separator is there; a post that
-  is not a draft (``draft: true``) holds none of ``make new``'s placeholder text;
-- every snippet include of every Markdown page resolves (the one include
-  expander, as the page tests use it);
-
-A notebook cell that raises names the notebook and line, and MkDocs' link
-warnings get the file and line in front: both read a library's message text,
-so they live in ``journal_tools.compat`` (``jupyter.cell_error_message``,
-``mkdocs_log.LinkLocator``).
-
-The same post checks run in each page's own doc-test (``pagetest``), so a
-mistake is one failing test there too.
+"""Checks that stop the build at the line to edit, where the blog, pymdownx.snippets and nbclient name no line:
+a post's date, categories, authors, excerpt separator and ``make new`` placeholders; every snippet include. The page
+tests run the same post checks.
 """
 
 from __future__ import annotations
@@ -45,11 +24,8 @@ PLACEHOLDER = "Placeholder (make new):"
 
 
 class InputError(Mistake):
-    """A source file the build cannot use, at its line (the MkDocs plugin reports it as its ``PluginError``).
-
-    ``readable``: the rest of the build can still read the page (a broken include: the page
-    renders without it), so ``make serve`` serves it under a panel; front matter the blog
-    refuses cannot be read past."""
+    """A source file the build cannot use, at its line; ``readable``: the page still renders (a broken include), so
+    ``make serve`` serves it under a panel."""
 
     readable = False
     front_matter = False  # a post's front matter: the blog cannot read the post (it has no date, say)

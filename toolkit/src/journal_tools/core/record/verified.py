@@ -1,18 +1,5 @@
-"""The "verified" badge: what the passed tests of a page proved, shown only while it holds.
-
-The page tests (``journal_tools.pagetest``) write every page whose tests all passed
-into the record (``core.record.inputs``), whichever command ran them (``make test``,
-``make check``, ``make update-outputs``), under everything those tests read: the
-page, its snippet includes, the BibTeX file and mkdocs.yml, and what the page's code
-was seen to read while it ran (snippet modules, data files, folders it listed),
-with the environment (Python, the installed packages, the toolkit's code) as key.
-
-The build (the journal plugin) asks the record for each entry and notebook page:
-when one of the page's records holds (every file it read has the same bytes now,
-every folder it listed the same names) it shows
-``N code blocks ran · M numbers checked · PyTorch 2.13.0 · 2026-12-01``; otherwise
-``Not verified since the last change``. So an edited page, snippet, data file or
-package is never shown as verified, and a revert to what passed is, with no run.
+"""The "verified" badge: ``N code blocks ran · M numbers checked · PyTorch X · date`` while one of the page's
+records holds (``core.record.inputs``), else ``Not verified since the last change``.
 """
 
 from __future__ import annotations
