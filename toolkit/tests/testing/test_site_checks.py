@@ -7,8 +7,10 @@ from __future__ import annotations
 import io
 
 import pytest
+import yaml
 from PIL import Image
 
+from journal_tools.core.required_settings import minimal_extensions
 from journal_tools.testing.checks.browser.phones import PLAIN, SHADOW, edge_contrast
 from journal_tools.testing.checks.build import css_external_refs, html_external_refs
 from journal_tools.testing.checks.feeds import description_problems
@@ -198,8 +200,9 @@ def test_a_journal_without_entries_fails_its_checks(journal):
 
 def test_entries_come_from_the_blog_options(tmp_path):
     """The posts folder, site URL and served path are the blog plugin's and mkdocs.yml's, whatever they are."""
-    (tmp_path / "mkdocs.yml").write_text("site_name: t\nsite_url: https://h.example/a/b\ntheme: material\n"
-                                         "plugins:\n  - blog:\n      blog_dir: notes\n", encoding="utf-8")
+    config = {"site_name": "t", "site_url": "https://h.example/a/b", "theme": "material",
+              "plugins": [{"blog": {"blog_dir": "notes"}}], "markdown_extensions": minimal_extensions()}
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
     posts = tmp_path / "docs" / "notes" / "posts"
     posts.mkdir(parents=True)
     (posts / "z.md").write_text("---\ndate: 2025-01-02\n---\n\n# Second \\# two\n", encoding="utf-8")
