@@ -35,7 +35,7 @@ DEFAULT_TITLE = "An executable journal"
 DEFAULT_AUTHOR = "Author"
 DESCRIPTION = "Dated entries whose every code block is run by the tests."
 # The author id entries name (make new's default); the name shown is --author's.
-AUTHOR_ID = new_entry.DEFAULT_AUTHOR
+AUTHOR_ID = "author"
 EXAMPLE_SLUG = "scaled-dot-product-attention"
 DRAFT_TITLE = "Softmax by hand"
 # Stored name in site_template/ (a path or a leading folder) -> the name written.
