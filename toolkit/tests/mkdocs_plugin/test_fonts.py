@@ -111,3 +111,38 @@ def test_a_subset_has_the_same_bytes_whenever_it_is_made(tmp_path):
     subset = tmp_path / "subset.woff"
     subset.write_bytes(fonts.subset_font(source, "woff", {ord("x"), 0x221A}))
     assert TTFont(str(subset))["head"].modified == TTFont(str(source))["head"].modified
+
+
+def _outlines(font, cps):
+    """Each code point's glyph as the glyf table draws it (outline and advance)."""
+    cmap, glyf, hmtx = font.getBestCmap(), font["glyf"], font["hmtx"]
+    out = {}
+    for cp in cps:
+        if cp in cmap:
+            glyph = glyf[cmap[cp]]
+            coords, ends, _ = glyph.getCoordinates(glyf)
+            out[cp] = (list(coords), ends, hmtx[cmap[cp]][0])
+    return out
+
+
+def test_a_site_subset_keeps_the_letters_the_hinter_measures_its_zones_on(tmp_path):
+    """Chromium on Linux hints the font with FreeType's auto-hinter, which measures its
+    alignment zones on a few letters of the font it gets: a subset of only the letters of
+    journal-new-site's example (d, k, x, but no j) drew the math italic d of sqrt(d_k)
+    otherwise than the whole font, and the formula check failed. Whatever the pages use,
+    the subset keeps those letters with the whole font's glyphs."""
+    source = next(p for p in ORIGINALS if p.suffix == ".woff")
+    whole = TTFont(str(source))
+    italic_d_k = {0x1D451, 0x1D458}  # what a page with only d_k asks for
+    subset = tmp_path / "subset.woff"
+    subset.write_bytes(fonts.subset_font(source, "woff", fonts.math_codepoints(
+        "<math><msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></math>")))
+    font = TTFont(str(subset))
+    zones = {ord(c) for c in "fijkdbh" "xzroesc" "pqgjy" "THEZOCQS" "HEZLOCUS" "βθδζλξ" "αειοπστω"}
+    expected = _outlines(whole, zones)
+    assert len(expected) == len(zones), "the whole font lacks a letter the hinter measures"
+    got = _outlines(font, zones)
+    missing = sorted(chr(cp) for cp in expected if cp not in got)
+    assert not missing, f"the subset lacks {''.join(missing)}: the hinter measures other zones"
+    assert got == expected
+    assert italic_d_k <= set(font.getBestCmap())

@@ -2,8 +2,9 @@
 ``@fontsource/noto-sans-math`` (it has a MATH table) in ``.cache/fonts/``; never committed.
 
 A blocks subset (``SUBSET_RANGES``, the stylesheet's unicode-range; fontsource's "latin" file is the whole
-font) and, per build, a subset of the code points its MathML holds (:func:`copy_to_site`, 15 KB woff2 here
-against 270 KB), MATH table and layout features kept. woff2 needs ``brotli``. ``root`` is the journal's.
+font) and, per build, a subset of the code points its MathML holds and of the letters FreeType's auto-hinter
+measures the font's zones on (``HINTER_ZONE_LETTERS``; :func:`copy_to_site`, 17 KB woff2 here against 270 KB),
+MATH table and layout features kept. woff2 needs ``brotli``. ``root`` is the journal's.
 """
 
 from __future__ import annotations
@@ -47,8 +48,22 @@ SUBSET_RANGES = (
     # pages use; a character outside these ranges would be drawn by another font.
     (0x1D400, 0x1D7FF),
 )
+# Letters every subset keeps, whatever its pages use: the ones FreeType's auto-hinter
+# measures a font's Latin and Greek alignment zones on (its blue strings: cap height and
+# baseline, ascender, x-height, descender; 'o' and 'O' for the stem widths). Chromium on
+# Linux hints with it, and it measures the font it is given: in a subset without 'j'
+# (the made journal's example page, whose maths has d, k, x but no j, b, h) it found
+# another ascender zone and drew the math italic d and k a pixel taller than the whole
+# font does, which made sqrt(d_k) and the parentheses around it taller too. The math
+# italic letters (U+1D400 on) are hinted on the Latin zones. 58 letters: the made journal's
+# subset went from 7.8 to 10.8 KB (woff2).
+HINTER_ZONE_LETTERS = (
+    "THEZOCQS" "HEZLOCUS" "fijkdbh" "xzroesc" "pqgjy" "oO"  # Latin
+    "ΓΒΕΖΘΟΩ" "ΒΔΖΞΘΟ" "βθδζλξ" "αειοπστω" "βγημρφχψ" "οΟ"  # Greek
+)
 # Part of the stamp: change it when the subsetting rules change.
-SUBSET_RULES = "v4 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date"
+SUBSET_RULES = ("v5 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date, hinter zones "
+                + HINTER_ZONE_LETTERS)
 
 
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
@@ -159,7 +174,10 @@ def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = 
     options.flavor = flavor
     font = TTFont(str(source), recalcTimestamp=False)  # the source's date: the same bytes at every build
     subsetter = ft_subset.Subsetter(options=options)
-    unicodes = set(codepoints) if codepoints is not None else {cp for lo, hi in SUBSET_RANGES for cp in range(lo, hi + 1)}
+    if codepoints is None:
+        unicodes = {cp for lo, hi in SUBSET_RANGES for cp in range(lo, hi + 1)}
+    else:
+        unicodes = set(codepoints) | set(map(ord, HINTER_ZONE_LETTERS))
     subsetter.populate(unicodes=sorted(unicodes | _aliases(font, unicodes)))
     subsetter.subset(font)
     if "MATH" not in font:
