@@ -43,9 +43,9 @@ ROOT = Path.cwd().resolve()
 # The journal_tools this process imports (the editable install's src/ folder, or site-packages).
 TOOLKIT = Path(__file__).resolve().parent.parent
 ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_MKDOCS_2_WARNING": "1"}
-# What the build reads (and what `python -m pytest docs` in a copy needs).
+# What the build reads (and what `python -m pytest docs` in a copy needs), besides mkdocs.yml's
+# docs_dir and snippet folders (:func:`project_dirs`); a journal may lack requirements.txt.
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
-PROJECT_DIRS = ("docs", "snippets")
 FONTS = Path(".cache") / "fonts"
 # Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
 # bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
@@ -90,11 +90,24 @@ def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
     notebook and draws every figure itself."""
     dst.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
-        shutil.copy2(src / name, dst / name)
-    for name in PROJECT_DIRS:
-        if (src / name).is_dir():
-            shutil.copytree(src / name, dst / name, ignore=_IGNORE)
+        if (src / name).is_file():
+            shutil.copy2(src / name, dst / name)
+    for name in project_dirs(src):
+        shutil.copytree(src / name, dst / name, ignore=_IGNORE)
     return with_checkout_state(dst, src, caches=caches)
+
+
+def project_dirs(src: Path) -> list[str]:
+    """The folders of ``src`` its build reads: mkdocs.yml's docs_dir and pymdownx.snippets' base paths."""
+    from journal_tools.compat import mkdocs_config
+
+    settings = mkdocs_config.load(src / "mkdocs.yml")
+    found = []
+    for folder in (settings.docs_dir, *settings.snippet_dirs):
+        rel = folder.relative_to(src.resolve()) if src.resolve() in folder.parents else None
+        if rel is not None and folder.is_dir() and rel.parts[0] not in found:
+            found.append(rel.parts[0])
+    return found
 
 
 def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Path:
