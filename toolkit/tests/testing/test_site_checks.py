@@ -19,6 +19,8 @@ from journal_tools.testing.checks.workflow import checkout_problems, pin_problem
 from journal_tools.testing.journal import Journal
 from journal_tools.testing.site import first_problem
 
+pytest_plugins = ["pytester"]
+
 
 def test_first_problem_is_the_first_located_message():
     notebook = ("INFO    -  Building\nERROR   -  Error reading page 'notebooks/x.py':\n"
@@ -217,3 +219,12 @@ def test_entries_come_from_the_blog_options(tmp_path):
     (site / "index.html").write_text('<article class="md-post--excerpt"><h1>Second # two</h1></article>', encoding="utf-8")
     with pytest.raises(AssertionError, match="0 built pages have its title 'Third'"):
         j.entry_pages(site)
+
+
+def test_a_journal_whose_testpaths_leave_out_mkdocs_yml_is_told_its_site_checks_did_not_run(pytester):
+    pytester.makefile(".yml", mkdocs="site_name: t\n")
+    pytester.mkdir("docs")
+    pytester.makeini("[pytest]\ntestpaths = docs\naddopts = -p no:randomly -p no:cacheprovider\n")
+    said = "no check of the built site ran: mkdocs.yml is not in pytest's testpaths"
+    assert said in pytester.runpytest_inprocess().stdout.str()
+    assert said not in pytester.runpytest_inprocess("docs").stdout.str()  # a run of some paths: the author chose them

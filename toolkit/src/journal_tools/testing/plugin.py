@@ -11,6 +11,7 @@ and FAIL under CI=true (the set-up installs it: prerequisites.py)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -42,6 +43,19 @@ def pytest_collect_file(file_path, parent):
     return None
 
 
+def site_checks_left_out(config) -> str | None:
+    """The line a journal's whole run (its testpaths) gets when they leave out its mkdocs.yml: none of
+    the checks of its built site ran, and that must not pass unseen. (Read from the settings, not from
+    what was collected: under pytest-xdist the controller collects nothing.)"""
+    whole_run = config.args_source == pytest.Config.ArgsSource.TESTPATHS
+    if not whole_run or not (config.rootpath / "mkdocs.yml").is_file():
+        return None
+    if any(Path(p).name == "mkdocs.yml" for p in config.getini("testpaths")):
+        return None
+    return ("no check of the built site ran: mkdocs.yml is not in pytest's testpaths (add it, "
+            'testpaths = ["tests", "docs", "mkdocs.yml"], to run them from journal-tools\' plugin)')
+
+
 def pytest_collection_modifyitems(items):
     """Mark each test by its place: `browser` under a browser/ folder, `slow` for those and site builds."""
     for item in items:
@@ -64,6 +78,9 @@ def pytest_terminal_summary(terminalreporter):
     reused = page_check_reuse_summary(terminalreporter.stats.get("passed", []))
     if reused:  # where the reports arrive (the controller under pytest-xdist), so the figure is the run's
         terminalreporter.write_line(reused)
+    unlisted = site_checks_left_out(terminalreporter.config)
+    if unlisted:
+        terminalreporter.write_line(unlisted, yellow=True, bold=True)
     for line in short_summary.skips_caused_by_failures(terminalreporter.stats):
         terminalreporter.write_line(line)
     terminalreporter.config.stash[_LOCATED] = short_summary.take_located_failures(terminalreporter.stats)
