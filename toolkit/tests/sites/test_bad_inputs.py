@@ -1,23 +1,9 @@
-"""Catalogue of bad inputs: each fault is planted in a temporary copy of the
-fixture journal (toolkit/tests/fixtures/journal, built with its own mkdocs.yml and
-journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would run must
-fail with a message naming the file (and the line, where there is one).
+"""Bad inputs planted in copies of the fixture journal: what a writer runs fails naming file (and line).
 
-Build-level faults run `mkdocs build --strict` on a copy holding every mistake
-of one build stage: the build reports them all (journal_tools/core/record/mistakes.py),
-and each kind's test checks its own message in that one build's list. Page-level
-faults run the page doc-tests (`python -m pytest docs/...` in a copy), all planted
-pages in one run. To keep builds short, only the render stage's copy executes
-notebooks. Each build fault also says which page test reports it, if any
-(what tests/test_site_build.py::test_docs_build uses to report a mistake once).
-
-The mistakes that stop the build of the whole site, or break a file every
-page reads, are here rather than in the one-pass catalogue of page-level
-mistakes (toolkit/tests/sites/test_one_failure.py), whose pages share one copy: a
-broken link (only the build reports it) and a BibTeX syntax error (every
-citing page reads the file; its page test is named by reporting_page_test).
-
-The first line of each message is printed (`pytest -s` shows them).
+Build-level faults: one `mkdocs build --strict` per build stage holding all its mistakes; each
+test checks its own message and which page test reports it. Page-level faults: the page doc-tests,
+in one run. Here rather than in test_one_failure.py: mistakes that stop the whole build or break a
+file every page reads (a broken link, a BibTeX syntax error). `pytest -s` prints each first line.
 """
 
 from __future__ import annotations

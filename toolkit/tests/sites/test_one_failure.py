@@ -1,35 +1,11 @@
-"""One authoring mistake, one failed test, whose report starts with `file:line:`:
-the whole catalogue of page-level mistakes checked in ONE pytest session.
+"""One authoring mistake, one failed test whose report starts with `docs/...:N:`: every
+page-level mistake planted in a page of its own in one copy of the fixture journal, next to
+correct pages, and run in ONE pytest session (fixture `catalogue`).
 
-As mutant schemata compile every mutant once and clang's ``-verify`` checks many
-expected diagnostics in one compile, every mistake below is planted in a page of
-its own, all in one copy of the fixture journal (toolkit/tests/fixtures/journal,
-with its own mkdocs.yml: never the author's docs/), next to the same pages
-written correctly (an entry that includes a snippet section, cites the BibTeX
-file and links a page; a notebook). One in-process pytest session (``pytest
-docs`` in the copy: every page doc-test) runs them all, once per test session
-(fixture `catalogue`), and then
-
-- each mistake's test checks its own page: exactly one of its tests failed,
-  and that report's first line starts with ``docs/...:N:`` at the mistake's
-  own line, with the hint where one helps;
-- the baseline (test_the_planted_pages_pass_as_written) checks the rest: the
-  correct planted pages and the fixture journal's own pages all passed, no
-  failure landed outside a mistake's page, nothing failed to collect. It fails
-  loudly, never skips: a broken baseline is one failure, and each mistake still
-  checks its own page.
-
-A mistake that only the build reports (a broken link) or that breaks a file
-every page reads (the BibTeX file) cannot share the copy: those are in
-toolkit/tests/sites/test_bad_inputs.py.
-
-The mistakes the build lets through (an output, a matrix number, a block that
-raises) are planted once more, in a second copy that builds, and run with the
-fixture journal's downloads check (the toolkit plugin's, journal_tools/testing/checks/downloads.py,
-journal_tools.testing.downloads): ``pytest docs tests`` (fixture `with_downloads`)
-must still give one failure per mistake, the page's own, the downloads test
-skipping and naming it; ``pytest tests`` alone (fixture `downloads_alone`, no page
-test in the run) must fail each mistake's downloads test with the page's own first line.
+Each mistake's test checks that exactly its page's test failed, at its line; the baseline checks
+that everything else passed. The mistakes the build lets through are planted again in a copy that
+builds, run with the downloads check (`with_downloads`, `downloads_alone`): still one failure each.
+Build-level faults and a broken BibTeX file are in test_bad_inputs.py.
 """
 
 from __future__ import annotations
@@ -125,7 +101,6 @@ class Mistake:
 
     @property
     def page(self) -> str:
-        """The mistake's own page, beside the correct one it is copied from."""
         slug = re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
         correct = Path(CORRECT[self.path])
         name = f"{correct.stem}_{slug}" if self.path == NOTEBOOK else f"{correct.stem}-{slug.replace('_', '-')}"
