@@ -270,8 +270,7 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
     publish(page)
     result = mkdocs_build(project)
     if result.returncode != 0:
-        # Say whether the entry breaks the build or the fixture journal does not build
-        # at all (then journal_tools or the fixture is broken: a failure all the same).
+        # Say whether the entry breaks the build or the fixture journal does not build at all.
         baseline = tmp_path / "baseline"
         shutil.copytree(project, baseline, ignore=shutil.ignore_patterns("site"))
         for p in paths(baseline):

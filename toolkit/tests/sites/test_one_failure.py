@@ -182,13 +182,11 @@ class Reports:
 
 
 def run_in_process(root: Path, paths: tuple[str, ...] = ("docs",), basetemp: Path | None = None) -> tuple[int, list[dict]]:
-    """``pytest docs`` (or ``paths``) in ``root``, in this process (no new interpreter, no second import of PyTorch).
+    """``pytest docs`` (or ``paths``) in ``root``, in this process (no second import of PyTorch).
 
-    pytester would do this, but its fixture is per test: here one run serves every
-    mistake's test. What the inner session changes in this process (the working
-    folder, sys.path: its pythonpath setting, the modules of its own conftest and
-    test files, FRESH) is put back, as pytester does. ``basetemp``: the inner
-    session's temporary folder (never pytest's numbered ones, which it would prune)."""
+    Not pytester, whose fixture is per test: one run serves every mistake's test. What the inner
+    session changes (cwd, sys.path, its conftest and test modules, FRESH) is put back; ``basetemp``
+    keeps it off pytest's numbered folders, which it would prune."""
     cwd, path, fresh = os.getcwd(), list(sys.path), os.environ.get("FRESH")
     # The inner conftest.py and test modules are imported under these names; this session's own are kept aside.
     aside = {name: sys.modules.pop(name) for name in ("conftest", "test_downloads") if name in sys.modules}
@@ -241,8 +239,7 @@ def catalogue(tmp_path_factory) -> Catalogue:
 
 
 def test_the_planted_pages_pass_as_written(catalogue):
-    """The baseline: every page but the mistakes' own (the correct planted pages, the fixture
-    journal's) passed, every mistake's page was collected, and nothing else failed."""
+    """The baseline: every mistake's page ran, and every other page passed."""
     ran = {r["id"].split("::", 1)[0] for r in catalogue.reports if r["when"] == "call"}
     assert set(CORRECT.values()) <= ran and {m.page for m in MISTAKES} <= ran, f"pages not run: {ran}"
     assert len(ran) > len(MISTAKES) + 3, ran  # the fixture journal's own pages ran too
@@ -305,7 +302,7 @@ def _downloads_reports(catalogue: Catalogue, entry: str) -> list[dict]:
 
 
 def test_the_planted_entries_downloads_pass_as_written(with_downloads):
-    """The baseline: the correct entries' downloads tests ran and passed, nothing outside the mistakes failed."""
+    """The baseline: the correct entries' downloads tests passed, nothing outside the mistakes failed."""
     for entry in (Path(CORRECT[ENTRY]).name, "2025-07-27-fixture-entry.md"):
         ran = _downloads_reports(with_downloads, entry)
         assert [r["outcome"] for r in ran] == ["passed"], f"{entry}: {ran}"

@@ -20,8 +20,7 @@ def digests(site: Path) -> dict[str, str]:
 
 def test_two_builds_are_byte_identical(fixture_build, tmp_path):
     assert fixture_build.returncode == 0, f"mkdocs build --strict of the fixture journal failed:\n{fixture_build.output}"
-    # A second checkout: same tree and commit, another folder, no build cache
-    # (no executed notebook, no drawn figure, none of the tests' stored entries).
+    # A second checkout: same tree and commit, another folder, no build cache at all.
     fresh = tmp_path / "fresh-checkout"
     shutil.copytree(fixture_build.project, fresh, ignore=shutil.ignore_patterns("__pycache__"))
     for name in (*BUILD_CACHES, CACHE_STORE.name):
