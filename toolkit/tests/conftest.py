@@ -1,13 +1,8 @@
 """Fixtures of the toolkit's tests, which never read the author's docs/ or mkdocs.yml.
 
-The tests sit in a folder per package of journal_tools (core/, compat/, mkdocs_plugin/,
-pagetest/, serve/, testing/), on small inline pages and a tiny mkdocs.yml (`journal`);
-the tests that build or run whole journals are in sites/. `fixture_build`: one `mkdocs
-build --strict` per session of a frozen copy of the fixture journal
-(toolkit/tests/fixtures/journal, its build caches seeded from the tests' store), for
-the tests that compare it with another build of the same tree (sites/test_engines.py,
-sites/test_reproducible.py). Under pytest-xdist the first worker builds, the others
-wait on a lock and reuse it.
+`journal`: small inline pages and a tiny mkdocs.yml. `fixture_build`: one strict build per
+session of a frozen copy of the fixture journal, for the tests comparing it with another build
+(under pytest-xdist the first worker builds, the others wait on a lock).
 """
 
 from __future__ import annotations
@@ -75,8 +70,7 @@ def fixture_build(tmp_path_factory) -> Built:
 
 
 def pytest_terminal_summary(terminalreporter):
-    """How many generated pages the fuzz test ran (tests/core/test_fuzz_pages.py), where the
-    reports arrive (the controller under pytest-xdist), so the figure is the run's."""
+    """The fuzz test's example count, here where reports arrive (the xdist controller)."""
     runs = [dict(r.user_properties) for r in terminalreporter.stats.get("passed", [])
             if any(key == "fuzz_examples" for key, _ in r.user_properties)]
     if runs:

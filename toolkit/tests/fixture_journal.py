@@ -1,6 +1,4 @@
-"""The fixture journal (fixtures/journal/, with its own mkdocs.yml and pyproject.toml):
-every test of the build code builds or runs this one, so a mistake in the author's
-docs/ or mkdocs.yml never fails the toolkit's suite."""
+"""The fixture journal (fixtures/journal/): the build tests build this one, never the author's docs/."""
 
 from __future__ import annotations
 

@@ -1,13 +1,8 @@
-"""The benchmarks of `make bench` (toolkit/benchmarks/) still find what they measure.
+"""The benchmarks of `make bench` still find what they measure.
 
-Why: `make bench` is run rarely and takes many minutes, so a moved path (a folder of
-the journal, a module of the toolkit, a script a row starts) used to surface only
-there, at the row that named it. Each row's set-up is run here on its smallest
-input, building and running nothing: the project copy, the synthetic journal with
-2 entries, the configs the rows write (loaded as MkDocs loads them), and every
-command line a row starts (its scripts, modules and paths exist; the make targets
-resolve, `make -n`, in a clone-like copy). The copies are of the journal's own
-files, as the benchmarks take them; nothing here builds or tests them.
+Why: `make bench` runs rarely and for minutes, so a moved path surfaced only there. Each row's
+set-up runs here on its smallest input, building nothing: the copies, the configs it writes, and
+every command line it starts (scripts, modules and paths exist; make targets resolve with -n).
 """
 
 from __future__ import annotations

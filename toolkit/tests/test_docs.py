@@ -1,12 +1,7 @@
-"""The toolkit's README, developer guide and decisions stay short and true to the code.
+"""The toolkit's README, DEVELOPING.md and DECISIONS.md stay short and true to the code.
 
-Why: the guide (at most 250 lines) is a newcomer's map of the toolkit, and its
-claims go stale silently when a target is renamed or a module moves. In
-toolkit/README.md, DEVELOPING.md and DECISIONS.md every `make X` named is a target
-of the journal's Makefile, every path named exists (from toolkit/, or a module path
-such as `core/code/parse.py` from src/journal_tools/), every relative link lands
-(journal_tools.testing.doc_claims); and every module of journal_tools is named in
-the guide.
+Why: their claims go stale silently. Every `make X` named is a Makefile target, every path
+named exists, every relative link lands, and every module of journal_tools is in the guide.
 """
 
 from __future__ import annotations

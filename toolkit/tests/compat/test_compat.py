@@ -1,12 +1,8 @@
 """Guards for journal_tools/compat: each touch of another library's internals still holds.
 
-One guard (or a few) per compat function. Each fails naming the library, its
-installed version and what changed, so that a Dependabot update of MkDocs,
-Material, mkdocs-jupyter, nbconvert, pymdown-extensions or Markdown that
-breaks a touch fails CI instead of publishing a broken site. Where the touch
-can be driven on the library's real code path (the live-reload server
-serving a request, nbconvert converting a notebook, Material rendering an
-excerpt), the guard does that rather than only looking for names.
+A guard per compat function, failing with the library, its version and what changed, so a
+dependency update that breaks a touch fails CI; where it can, a guard drives the library's real
+code path (the live-reload server, nbconvert, Material's excerpts) rather than looking for names.
 """
 
 from __future__ import annotations

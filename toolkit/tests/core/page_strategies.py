@@ -1,14 +1,7 @@
-"""Hypothesis strategies for malformed journal pages (toolkit/tests/core/test_fuzz_pages.py).
-
-A page is drawn as a list of pieces, each a few lines of one kind an author
-writes (prose, a fence, a marker, an include, math, an HTML comment), mostly
-well formed and sometimes broken the way a hurried edit breaks them (a fence
-left open, a marker with a typo, an include of a file that is not there),
-after an optional front matter. The page is then written out as bytes with
-one of several line-ending styles, maybe a byte-order mark, maybe raw bytes
-spliced in. Pieces are built from small vocabularies rather than free text
-so that most examples reach the interesting code (the marker reader, the
-include expander, the math extension) instead of failing at the first line.
+"""Hypothesis strategies for malformed pages (test_fuzz_pages.py): pieces of each kind an author
+writes, mostly well formed, sometimes broken as a hurried edit breaks them, written with odd line
+endings, BOMs and raw bytes. Small vocabularies rather than free text, so most examples get past
+the first line to the marker reader, the include expander and the math extension.
 """
 
 from __future__ import annotations

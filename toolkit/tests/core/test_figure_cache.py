@@ -1,8 +1,5 @@
-"""Build-time figures (journal_tools/core/code/figures.py): drawn in a child process that watches what
-each drawing reads, and kept in the record under it.
-
-Each test writes a throw-away journal in tmp_path with a small figure module (no torch, no
-matplotlib) that reads a data file, so what is drawn and what is served from the record is exact.
+"""Build-time figures (core/code/figures.py): drawn in a child process that watches what each
+drawing reads, kept in the record. The figure modules here read a data file, no torch or matplotlib.
 """
 
 from __future__ import annotations

@@ -1,32 +1,11 @@
-"""Malformed pages, fuzzed: every reader of a page ends in a pass or a ``file:line`` error.
+"""Malformed pages, fuzzed (page_strategies.py): every reader of a page ends in a pass or a ``file:line`` error.
 
-Hypothesis draws pages (toolkit/tests/core/page_strategies.py) that mix fences,
-markers, includes, front matter, math and HTML comments with odd line endings,
-byte-order marks, raw bytes and very long lines, and each page goes through
-what reads pages, as each reads it:
-
-- the build: ``validate.check_page`` (the plugin's ``on_files``), then, when
-  that passes, its figure lines (``figures.find_figures``) and the page as MkDocs reads it, rendered with the site's Markdown
-  (math through ``journal_tools.core.markup.markdown_math``), a bad formula located as the
-  plugin locates it; and the blog plugin's own front-matter read of a post;
-- the page tests: a post's ``check_post``, ``parse_page``, ``check_render``
-  and ``read_by_tests`` (the files the page tests read, for the record);
-- the two readers called directly on the text with its line endings as written:
-  ``frontmatter.read`` and ``includes.expand``.
-
-The property: each step returns, or raises one of the toolkit's own errors
-whose message starts ``path:N:`` with N a line of that file; any other
-exception is a crash (a traceback from inside journal_tools), and a step that
-runs past a time bound is a hang. Nothing is lost: the front matter the
-toolkit validates is the one the build reads, and an expansion keeps every
-line of the page that is not an include.
-
-``make test`` runs a fixed, derandomized sample (FIXED_EXAMPLES: the same pages for
-the same code, save that Hypothesis mixes in constants from the project modules
-already imported, which the test order can change); ``make fuzz``
-a long random run with its database under .cache/hypothesis, so a failure it
-finds replays on the next run. Every failure found is kept in REGRESSIONS
-below with the message the fixed toolkit gives.
+Each drawn page goes through the build's readers (check_page, figures, the Markdown render, the
+blog's front-matter read), the page tests' (check_post, parse_page, check_render, read_by_tests)
+and frontmatter.read and includes.expand on the raw text. Any other exception is a crash, a step
+past STEP_BOUND_S a hang; the front matter validated must be the one the build reads, and an
+expansion keeps every non-include line. `make test` runs a derandomized sample (FIXED_EXAMPLES),
+`make fuzz` a long random run; each failure found stays in REGRESSIONS.
 """
 
 from __future__ import annotations
@@ -107,9 +86,7 @@ class Hang(Exception):
 
 @contextlib.contextmanager
 def time_bound(seconds: float, flag: list):
-    """Interrupt the step after ``seconds`` (SIGALRM: the readers are pure Python and regex).
-
-    ``flag`` records the alarm even if the code under test swallows the exception."""
+    """SIGALRM after ``seconds`` (the readers are pure Python); ``flag`` records it even if swallowed."""
     if threading.current_thread() is not threading.main_thread():
         yield  # signals only reach the main thread; pytest-xdist runs tests there too
         return
@@ -197,7 +174,6 @@ def _blog_meta(source: str):
 
 
 def check_everything(settings: Settings, data: bytes, post: bool) -> list[Outcome]:
-    """Write the page and run every reader over it; assert the property; return the outcomes."""
     folder = settings.docs_dir / ("blog/posts" if post else "")
     path = folder / "fuzz.md"
     path.write_bytes(data)
@@ -296,8 +272,7 @@ LONG = settings(max_examples=max(LONG_EXAMPLES, 1), derandomize=False, print_blo
 
 
 def run_fuzz(settings_: Settings, profile: settings) -> tuple[int, Counter]:
-    """Run the property over Hypothesis' pages; how many examples ran, and per step how
-    many passed and how many ended in a located error (how far the pages got)."""
+    """How many examples ran, and per step how many passed and how many ended in a located error."""
     count, tally = [0], Counter()
 
     @profile

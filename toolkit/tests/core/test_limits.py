@@ -1,6 +1,6 @@
-"""What a block may do (journal_tools/core/page/limits.py): where its time limit comes from, how a bad
-limit is reported, and how much of its output is kept. The limit itself is enforced by the
-sandbox: toolkit/tests/sites/test_runaway_blocks.py drives it."""
+"""A block's time limit (core/page/limits.py): its source, a bad limit's report, the output kept.
+sites/test_runaway_blocks.py drives the enforcement.
+"""
 
 from __future__ import annotations
 

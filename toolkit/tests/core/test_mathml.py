@@ -30,7 +30,6 @@ _XML_ENTITIES = {"lt", "gt", "amp", "quot", "apos"}
 
 
 def _xml_entities(text: str) -> str:
-    """Replace HTML named entities (e.g. &ApplyFunction;) with characters."""
     return re.sub(
         r"&(\w+);",
         lambda m: m[0] if m[1] in _XML_ENTITIES else html.unescape(m[0]),
@@ -142,14 +141,12 @@ def test_bad_tex_names_the_line_that_holds_the_offending_character(one, two, thr
     assert str(err).startswith(f"docs/m.md:{line}: bad TeX in formula"), (str(err), src)
 
 
-def test_offending_line_is_found_in_an_indented_formula():
-    src = "# T\n\n!!! note\n    $$\n    a \\\\\n      \\foo{x} \\\\\n    c\n    $$\n"
-    assert located(src, "docs/z.md").line == 6
-
-
-def test_display_math_in_admonition_found_on_its_line():
-    src = "# T\n\n!!! note\n    $$\n    \\left( x \\right\n    $$\n"
-    assert located(src, "docs/z.md").line == 5
+@pytest.mark.parametrize("src, line", [
+    ("# T\n\n!!! note\n    $$\n    a \\\\\n      \\foo{x} \\\\\n    c\n    $$\n", 6),  # indented deeper than the formula
+    ("# T\n\n!!! note\n    $$\n    \\left( x \\right\n    $$\n", 5),
+])
+def test_bad_tex_in_an_admonition_is_found_on_its_line(src, line):
+    assert located(src, "docs/z.md").line == line
 
 
 def test_code_is_left_alone_and_plain_html_unchanged():

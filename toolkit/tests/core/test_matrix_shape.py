@@ -1,7 +1,6 @@
-"""A checked matrix is one printed tensor, shape and all (journal_tools/core/code/outputs.py):
-the tensors are read from the printed text with their shapes (printed_tensors.py), the
-matrix with its rows, labels and dots (tex_matrix.py); another shape fails at the matrix's
-line naming both, and `--update-outputs` fills a matrix in its own layout, never reshaping it."""
+"""A checked matrix is one printed tensor, shape and all (core/code/outputs.py): another shape
+fails at the matrix's line naming both; `--update-outputs` fills a matrix in its own layout.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +55,7 @@ def test_the_new_authors_block_passes_its_12_numbers(journal):
 
 
 def test_a_matrix_of_another_shape_fails_at_its_line_naming_both(journal):
-    """A planted seventh row (the ragged `2 & 6 & 2` of old, as a whole row): 7x2 against the 6x2 printed."""
+    """A planted seventh row: 7x2 against the 6x2 printed."""
     page = _page(journal, _bmatrix([*ROWS, ["2", "6"]]))
     first = _first_line(page)
     # the marker is line 8, the $$ 10, "C = \begin{bmatrix}" 11, the first row 12
@@ -149,10 +148,15 @@ def test_the_marker_names_a_printed_tensor_or_a_part_of_it(journal, marker, matr
     run_chain(page, page.steps, ChainResult())
 
 
-def test_two_tensors_of_the_matrix_shape_need_the_marker_to_name_one(journal):
-    page = _page(journal, "\\begin{bmatrix} 5 & 6 \\\\ 7 & 8 \\end{bmatrix}", block=TWO)
-    assert "printed 2 tensors a 2x2 matrix can show (tensors 1 and 2); name the one it shows in the marker: " \
-           "<!-- journal:expected-math tensor=2 -->" in _first_line(page)
+@pytest.mark.parametrize("matrix, block, says", [
+    ("\\begin{bmatrix} 5 & 6 \\\\ 7 & 8 \\end{bmatrix}", TWO,
+     "printed 2 tensors a 2x2 matrix can show (tensors 1 and 2); name the one it shows in the marker: "
+     "<!-- journal:expected-math tensor=2 -->"),
+    ("\\begin{bmatrix} 0 & 1 & \\cdots & 1999 \\end{bmatrix}", "```python\nimport torch\nprint(torch.arange(2000))\n```\n",
+     "printed is summarised"),
+], ids=["two tensors of its shape need the marker", "a summarised tensor is not compared"])
+def test_a_matrix_no_one_printed_tensor_stands_for_fails_saying_why(journal, matrix, block, says):
+    assert says in _first_line(_page(journal, matrix, block=block))
 
 
 @pytest.mark.parametrize("marker, message", [
@@ -173,12 +177,6 @@ def test_a_marker_it_cannot_read_is_refused_at_its_line(journal, marker, message
 ])
 def test_printed_tensors_are_read_with_their_shapes(text, shapes):
     assert [t.shape for t in printed_tensors(text)] == shapes
-
-
-def test_a_summarised_tensor_is_not_compared(journal):
-    block = "```python\nimport torch\nprint(torch.arange(2000))\n```\n"
-    page = _page(journal, "\\begin{bmatrix} 0 & 1 & \\cdots & 1999 \\end{bmatrix}", block=block)
-    assert "printed is summarised" in _first_line(page)
 
 
 def test_through_the_page_tests_run_the_shape_is_the_failure_not_the_seed(journal):

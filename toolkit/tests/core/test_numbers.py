@@ -1,6 +1,6 @@
-"""Every number PyTorch prints is read (journal_tools/core/code/outputs.py), on the
-printed side and in a checked LaTeX matrix, and `--update-outputs` rewrites a
-matrix's numbers whenever they differ (never its shape: tests/core/test_matrix_shape.py)."""
+"""Every number PyTorch prints is read (core/code/outputs.py), printed and in a checked LaTeX
+matrix; `--update-outputs` rewrites a matrix's numbers whenever they differ.
+"""
 
 from __future__ import annotations
 
@@ -76,8 +76,7 @@ def test_printed_values_written_the_tex_way():
 
 
 def test_printed_shapes_follow_the_brackets():
-    """(Was test_printed_rows_follow_the_brackets, for the rows a rebuilt matrix took.) torch wraps a long
-    row over lines inside one pair of brackets: still one row; a scalar tensor has shape ()."""
+    """torch wraps a long row over lines inside one pair of brackets: still one row; a scalar has shape ()."""
     wrapped = "tensor([[0.1, 0.2,\n         0.3],\n        [0.4, 0.5, 0.6]])\ntensor([7, 8])"
     assert [(t.shape, t.values) for t in printed_tensors(wrapped)] == [
         ((2, 3), [["0.1", "0.2", "0.3"], ["0.4", "0.5", "0.6"]]), ((2,), ["7", "8"])]
@@ -123,8 +122,7 @@ def test_no_numbers_printed_is_said_in_words(journal):
     settings, write = journal
     page = parse_page(write("n.md", "```python\nprint('none here')\n```\n\n<!-- journal:expected-math -->\n\n"
                                     "$$\n\\begin{bmatrix} 1 & 2 \\end{bmatrix}\n$$\n"), settings)
-    # (The rule changed: numbers printed outside a tensor are never compared, and a shape mistake is
-    # named at the matrix's first row, line 8; was line 7, the $$, and "printed no numbers".)
+    # Numbers printed outside a tensor are never compared; a shape mistake is named at the matrix's first row.
     with pytest.raises(BlockError, match=r"docs/n\.md:8: the matrix is 1x2 but the block at line 1 printed no tensor"):
         run_chain(page, page.steps, ChainResult())
 
@@ -140,8 +138,6 @@ def test_mismatch_names_the_number_and_the_hint(journal):
 @pytest.mark.parametrize("values, matrix, rewritten", [
     # same count, one value differs: only that number changes, in its TeX form
     ("[[0.5, float('nan')]]", r"0.5 & 7", [r"0.5 & \mathrm{nan}"]),
-    # (Were two more cases here: more or fewer printed than shown rebuilt the rows. A matrix
-    # now keeps its shape: tests/core/test_matrix_shape.py checks the update refuses.)
     ("[[True], [False]]", r"\mathrm{True} \\ 1", [r"\mathrm{True} \\ \mathrm{False}"]),
 ])
 def test_update_rewrites_whenever_the_check_fails(journal, values, matrix, rewritten):
@@ -161,22 +157,18 @@ def test_update_rewrites_whenever_the_check_fails(journal, values, matrix, rewri
 # -- what is new is filled whole; a mismatch names its exact line ----------------------
 
 
-def test_a_placeholder_matrix_is_filled_whole_zeros_included(journal):
-    """All zeros (written for the tool to fill): every number is written as printed,
-    the zeros too (`0` -> `0.0000`), the layout kept."""
+@pytest.mark.parametrize("matrix, rewritten, numbers", [
+    # all zeros (written for the tool to fill): every number written as printed, the zeros too, the layout kept
+    (r"0 & 0 \\" + "\n0 & 0", [r"1.0000 & 0.0000 \\", "0.5000 & 0.5000"], 4),
+    # one wrong number: only it; the right 0 is kept as written
+    (r"1.0000 & 0 \\" + "\n0.5000 & 0.5001", [r"1.0000 & 0 \\", "0.5000 & 0.5000"], 1),
+], ids=["placeholder filled whole", "one wrong number"])
+def test_a_matrix_update_writes_what_differs_in_its_layout(journal, matrix, rewritten, numbers):
     updates: list[OutputMismatch] = []
-    _check(journal, "[[1.0, 0.0], [0.5, 0.5]]", r"0 & 0 \\" + "\n0 & 0", updates)
+    _check(journal, "[[1.0, 0.0], [0.5, 0.5]]", matrix, updates)
     (u,) = updates
-    assert u.new_lines[2:-2] == [r"1.0000 & 0.0000 \\", "0.5000 & 0.5000"]
-    assert (u.kind, u.numbers) == ("matrix", 4)
-
-
-def test_a_matrix_with_one_wrong_number_gets_that_number_only(journal):
-    updates: list[OutputMismatch] = []
-    _check(journal, "[[1.0, 0.0], [0.5, 0.5]]", r"1.0000 & 0 \\" + "\n0.5000 & 0.5001", updates)
-    (u,) = updates
-    assert u.new_lines[2:-2] == [r"1.0000 & 0 \\", "0.5000 & 0.5000"]  # the 0 is right: kept as written
-    assert u.numbers == 1
+    assert u.new_lines[2:-2] == rewritten
+    assert (u.kind, u.numbers) == ("matrix", numbers)
 
 
 OUTPUT_PAGE = """\

@@ -1,7 +1,7 @@
-"""An entry's downloads behave as its page tests (journal_tools/mkdocs_plugin/downloads.py): a page
-without ``doctest: page`` runs each block (with its cont blocks) afresh, a snippet module
-it imports is written in, a skipped block is not run, and both files print the checked
-outputs; the same sources give the same bytes."""
+"""An entry's downloads behave as its page tests (mkdocs_plugin/downloads.py): blocks run afresh
+with their cont blocks, imported snippets written in, skipped blocks not run, checked outputs
+printed, and the same sources give the same bytes.
+"""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""An entry's downloads run alone (journal_tools/mkdocs_plugin/downloads.py): copied into an empty
-folder, with only the packages their header names installed, they print what the page shows;
-they carry the journal files the page's code read (a file too big to carry stops the strict build
-at the page's line and the download says where to get it); the notebook's Markdown shows links
-and citations as the site does."""
+"""An entry's downloads run alone (mkdocs_plugin/downloads.py): in an empty folder with only their
+header's packages they print what the page shows, carry the files the page's code read (one too
+big stops the strict build at the page's line), and show links and citations as the site does.
+"""
 
 from __future__ import annotations
 

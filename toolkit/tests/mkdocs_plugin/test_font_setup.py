@@ -1,6 +1,6 @@
-"""The Makefile's math-font rule: a failed install is only a note on a developer's
-machine (pages fall back to the reader's math font) but fails set-up under CI=true,
-leaving no stamp behind. Run with a stand-in for .venv/bin/python whose font install fails."""
+"""The Makefile's math-font rule, with a stand-in python whose font install fails: a note on a
+developer's machine, a failed set-up under CI=true, no stamp left either way.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""The journal plugin builds small sites in this process, one after another, from a
-configuration written as a dict (as mkdocstrings' tests do): nothing of one build
-(the keys it cited, its formula numbering, its mistakes) reaches the next, so a
-test needs no new process to get a clean build."""
+"""The journal plugin builds small sites one after another in this process, from a dict config:
+nothing of one build (cited keys, formula numbering, mistakes) reaches the next.
+"""
 
 from __future__ import annotations
 

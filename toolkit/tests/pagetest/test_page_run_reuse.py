@@ -1,9 +1,6 @@
-"""make test runs the code of the pages that changed, not of every page: a page whose every test
-passed is not run again while everything its tests read is as it was, and the environment is the
-same (core/record/inputs.py, pagetest's ReusedPage). Named pages, FRESH=1 and a failed page always
-run. And after any sequence of runs and edits (pages, snippets, data files read through open,
-Path.read_text, torch.load and a folder listing) the pages verified and every badge equal what a
-FRESH=1 run gives."""
+"""make test reruns only pages whose inputs or environment changed (core/record/inputs.py, ReusedPage);
+named pages, FRESH=1 and failed pages always run; after any sequence of runs and edits the verified
+pages and badges equal what a FRESH=1 run gives."""
 
 from __future__ import annotations
 

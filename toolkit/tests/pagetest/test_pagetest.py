@@ -1,10 +1,5 @@
-"""The page doc-test plugin, run on a temporary copy of the fixture journal
-(toolkit/tests/fixtures/journal with its own mkdocs.yml, and journal_tools).
-
-Each test plants one fault (or one feature) in a copy of the site and runs
-pytest on it in-process (pytester), then reads what a person would read: the
-outcome and the report text.
-"""
+"""The page doc-test plugin: one fault (or feature) planted in a copy of the fixture journal, pytest
+run on it in-process (pytester), and the outcome and report text read as a person reads them."""
 
 from __future__ import annotations
 
@@ -21,13 +16,8 @@ pytest_plugins = ["pytester"]
 
 
 def _preload_site_modules() -> None:
-    """Import what mkdocs.yml loads before pytester snapshots sys.modules.
-
-    pytester drops modules first imported inside a run; mkdocs would then
-    re-import its plugin base class and reject the plugins still cached
-    ("must be a subclass of mkdocs.plugins.BasePlugin"), and torch cannot
-    load its C extension a second time.
-    """
+    """Import what mkdocs.yml loads before pytester snapshots sys.modules: pytester drops modules first
+    imported in a run, so mkdocs would reject its cached plugins and torch reload its C extension."""
     import numpy  # noqa: F401  (torch and numpy cannot be imported twice in one process)
     import torch  # noqa: F401
     import torch.nn.functional  # noqa: F401
@@ -115,15 +105,14 @@ def test_changed_digit_in_expected_output_fails(site):
     assert f"run `make update-outputs PAGE={ENTRY}`" in out
 
 
-def test_changed_digit_in_latex_matrix_fails(site):
-    replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
-    failed_with(run(site), ENTRY_NAME, "is 0.7318 but the block", "printed 0.7311", "make update-outputs")
-
-
-def test_changed_output_of_the_code_fails(site):
-    # The code side changing, not the page: other scores print other weights.
-    replace(site, "[[0.0, 1.0], [2.0, 2.0]]", "[[0.0, 1.5], [2.0, 2.0]]")
-    failed_with(run(site), ENTRY_NAME, "expected output differs")
+@pytest.mark.parametrize("old, new, needles", [
+    ("0.2689 & 0.7311", "0.2689 & 0.7318", ("is 0.7318 but the block", "printed 0.7311", "make update-outputs")),
+    # the code side changing, not the page: other scores print other weights
+    ("[[0.0, 1.0], [2.0, 2.0]]", "[[0.0, 1.5], [2.0, 2.0]]", ("expected output differs",)),
+], ids=["digit of the latex matrix", "output of the code"])
+def test_a_changed_matrix_digit_or_code_output_fails(site, old, new, needles):
+    replace(site, old, new)
+    failed_with(run(site), ENTRY_NAME, *needles)
 
 
 def test_update_outputs_rewrites_page_and_then_passes(site):

@@ -1,10 +1,6 @@
-"""A served page gets its code-run status line when it is requested (journal_tools.serve.live_panels).
-
-No build waits for a page's code: a page requested while its code runs is sent at
-once with "code still running", and its status line's own request answers with
-the outcome once the code is done, with no rebuild asked for. The code runs in the
-real warm worker on a copy of the fixture journal; the server's request handler is
-a stand-in answering with a page as MkDocs writes it.
+"""A served page gets its code-run status line when requested (serve.live_panels): a page whose
+code still runs is sent at once saying so, and its status line's request answers with the outcome
+when done, no rebuild asked. Real warm worker; a stand-in request handler.
 """
 
 from __future__ import annotations

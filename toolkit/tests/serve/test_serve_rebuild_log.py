@@ -1,8 +1,7 @@
 """Every `make serve` rebuild ends in one log line saying whether it finished or failed.
 
-MkDocs' own "Documentation built in 0.45 seconds" is dropped when an earlier
-build took the same rounded time (a duplicate filter on its build logger), so
-the journal's serve wrapper numbers each rebuild and logs its end itself.
+Why: MkDocs' duplicate filter drops "Documentation built in 0.45 seconds" when an earlier build
+took the same rounded time, so the serve wrapper numbers each rebuild and logs its end itself.
 """
 
 from __future__ import annotations

@@ -1,23 +1,9 @@
-"""Catalogue of bad inputs: each fault is planted in a temporary copy of the
-fixture journal (toolkit/tests/fixtures/journal, built with its own mkdocs.yml and
-journal_tools; never the author's docs/ or mkdocs.yml), and what a writer would run must
-fail with a message naming the file (and the line, where there is one).
+"""Bad inputs planted in copies of the fixture journal: what a writer runs fails naming file (and line).
 
-Build-level faults run `mkdocs build --strict` on a copy holding every mistake
-of one build stage: the build reports them all (journal_tools/core/record/mistakes.py),
-and each kind's test checks its own message in that one build's list. Page-level
-faults run the page doc-tests (`python -m pytest docs/...` in a copy), all planted
-pages in one run. To keep builds short, only the render stage's copy executes
-notebooks. Each build fault also says which page test reports it, if any
-(what tests/test_site_build.py::test_docs_build uses to report a mistake once).
-
-The mistakes that stop the build of the whole site, or break a file every
-page reads, are here rather than in the one-pass catalogue of page-level
-mistakes (toolkit/tests/sites/test_one_failure.py), whose pages share one copy: a
-broken link (only the build reports it) and a BibTeX syntax error (every
-citing page reads the file; its page test is named by reporting_page_test).
-
-The first line of each message is printed (`pytest -s` shows them).
+Build-level faults: one `mkdocs build --strict` per build stage holding all its mistakes; each
+test checks its own message and which page test reports it. Page-level faults: the page doc-tests,
+in one run. Here rather than in test_one_failure.py: mistakes that stop the whole build or break a
+file every page reads (a broken link, a BibTeX syntax error). `pytest -s` prints each first line.
 """
 
 from __future__ import annotations
@@ -77,14 +63,8 @@ def line_of(text: str, needle: str) -> int:
 
 
 # --------------------------------------------------------------------------
-# Build-level faults (mkdocs build --strict): every mistake a build stage reports,
-# planted together in one copy and checked in the one build's list
-# (journal_tools/core/record/mistakes.py), as clang's -verify checks many expected
-# diagnostics of one compile. A build stops at the first stage with mistakes,
-# so there is one copy per stage: mkdocs.yml (MkDocs stops loading it), the
-# source checks (before the blog reads the posts), the render (formulas,
-# citations, notebook cells, links; notebooks executed) and the BibTeX file
-# (while it is broken no citation can be checked against it).
+# Build-level faults: a build stops at the first stage with mistakes, so one copy per stage
+# (mkdocs.yml, source checks, render with notebooks executed, the BibTeX file).
 
 
 @dataclass(frozen=True)
@@ -228,14 +208,6 @@ def test_bibtex_syntax_error(pristine, tmp_path):
     build.check(Planted("docs/references.bib", text, "publisher {", ("BibTeX syntax error: '=' expected",), "bibliography"))
 
 
-# The same include and citation faults fail the page doc-tests too (page_run below).
-
-
-@pytest.mark.parametrize("name", ["missing-include.md", "escaping-include.md", "cites-unknown.md"])
-def test_page_test_names_the_fault_too(page_run, name):
-    page_run.fails_naming(name)
-
-
 # --------------------------------------------------------------------------
 # Page-level faults (the page doc-tests), one pytest run for all of them
 
@@ -284,20 +256,16 @@ def page_run(pristine, tmp_path_factory) -> PageRun:
     return PageRun(proc.stdout, proc.returncode)
 
 
-def test_block_that_raises(page_run):
-    page_run.fails_naming("raises.md")
-    assert "planted" in page_run.output
-
-
-def test_mismatched_expected_output(page_run):
-    page_run.fails_naming("mismatch.md")
+# the include and citation faults of the build stages fail the page doc-tests too
+@pytest.mark.parametrize("name, also", [("missing-include.md", ""), ("escaping-include.md", ""), ("cites-unknown.md", ""),
+                                        ("raises.md", "planted"), ("mismatch.md", "")])
+def test_a_page_fault_fails_its_page_test_at_its_line(page_run, name, also):
+    page_run.fails_naming(name)
+    assert also in page_run.output
 
 
 # --------------------------------------------------------------------------
-# Nothing broken is published: `python -m journal_tools.commands.build` (make build)
-# with a planted fault leaves the previous site/ as it was, byte for byte.
-# (tests/test_site_build.py checks the same with a config that cannot load;
-# this one is the real project with a bad entry.)
+# Nothing broken is published: make build with a bad entry leaves the previous site/ byte for byte.
 
 
 def _tree(root: Path) -> dict[str, bytes]:

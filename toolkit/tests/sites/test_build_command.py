@@ -31,7 +31,6 @@ def _run_build(config: Path, site: Path) -> subprocess.CompletedProcess:
 
 
 def _site_holding(tmp_path: Path, name: str, text: str) -> Path:
-    """A site/ folder from an earlier build, holding one page."""
     site = tmp_path / "site"
     site.mkdir()
     (site / name).write_text(text, encoding="utf-8")

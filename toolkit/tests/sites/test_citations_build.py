@@ -1,9 +1,5 @@
-"""Citations and link previews as the build publishes them, on the fixture journal
-(toolkit/tests/fixtures/journal: its entry cites in its excerpt, its notebook in a Markdown
-cell, its references.bib has one entry nothing cites). One strict build per module.
-
-The author's site is checked as built by tests/test_site_build.py (every page's
-preview tags) and tests/test_links.py (every #ref- anchor lands).
+"""Citations and link previews as a strict build of the fixture journal publishes them (excerpt
+citations, a notebook Markdown cell, an uncited references.bib entry).
 """
 
 from __future__ import annotations

@@ -1,25 +1,8 @@
-"""ProperDocs builds the same site as MkDocs from the same mkdocs.yml.
+"""ProperDocs (the maintained MkDocs 1.x fork, the journal's way out) builds the same site as MkDocs.
 
-Why: MkDocs 1.x has had no release since 1.6.1 and MkDocs 2.0 drops plugins,
-so the journal's way out is ProperDocs, a maintained MkDocs 1.x fork that
-loads the same plugins (the journal's, blog, RSS, mkdocs-jupyter) and the same
-Markdown extensions. This test keeps that door open: it builds the fixture
-journal (toolkit/tests/fixtures/journal, with its own mkdocs.yml: a toolkit
-test, so never the author's docs/) a second time with `properdocs build
---strict`, next to the session's MkDocs build of it (fixture `fixture_build`),
-from a copy with empty build caches (so ProperDocs executes the notebook and
-draws the figures itself, as it would on a fresh clone), and compares the two
-sites:
-
-- the same files (paths);
-- every HTML page: the same visible text and the same MathML, formula by formula;
-- every feed (RSS and JSON): the same items (title, link, description).
-
-Expected differences fall outside what is compared: the `<meta
-name="generator">` tag and the notebook's random cell ids are attributes, not
-text; the notebook's kernel output may come as one `<pre>` or two (see
-toolkit/tests/sites/test_reproducible.py), so text is compared line by line with whitespace
-collapsed.
+The fixture journal is built again with `properdocs build --strict` from empty caches and compared
+with the session's MkDocs build: same paths, same visible text and MathML per page (line by line,
+whitespace collapsed: kernel output may come as one `<pre>` or two), same feed items.
 """
 
 from __future__ import annotations
@@ -119,14 +102,12 @@ def compare_sites(mkdocs_site: Path, properdocs_site: Path) -> list[str]:
 
 
 def cache_entries(project: Path) -> dict[str, int]:
-    """How many entries each build cache of ``project`` holds."""
     return {name: sum(1 for p in (project / ".cache" / name).glob("*") if p.is_file()) for name in BUILD_CACHES}
 
 
 def test_properdocs_builds_the_same_site(fixture_build, tmp_path):
     assert fixture_build.returncode == 0, f"mkdocs build --strict of the fixture journal failed:\n{fixture_build.output}"
-    # The same sources and commit date, with no build cache at all (not even the
-    # tests' store): ProperDocs runs every plugin step itself (the notebook, the figures).
+    # No build cache at all (not even the tests' store): ProperDocs runs the notebook and figures itself.
     project = fixture_project(tmp_path / "project", caches=False)
     freeze_as_git_repo(project)
     before = cache_entries(project)

@@ -1,8 +1,4 @@
-"""Tests for journal_tools/commands/new_entry.py (`make new TITLE="..."`).
-
-Every test works in a temporary copy of the fixture journal (toolkit/tests/fixtures/journal,
-with its own mkdocs.yml, and journal_tools), never in the real docs/.
-"""
+"""`make new TITLE="..."` (commands/new_entry.py), in temporary copies of the fixture journal."""
 
 from __future__ import annotations
 
@@ -40,7 +36,6 @@ CATEGORIES = ["Attention", "Foundations", "Study notes"]  # categories_allowed i
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """The fixture journal: mkdocs.yml, docs/, snippets/, journal_tools/."""
     return fixture_project(tmp_path / "journal")
 
 
@@ -121,13 +116,6 @@ def test_category_defaults_to_the_first_allowed_one(project):
     assert new_entry.choose_category(layout, "Study notes") == "Study notes"
 
 
-def test_an_unknown_category_is_a_clear_error_and_writes_nothing(project):
-    before = snapshot(project)
-    with pytest.raises(EntryError, match="categories_allowed.*Attention, Foundations"):
-        create_entry(project, TITLE, DATE, category="Transformers")
-    assert snapshot(project) == before
-
-
 AUTHORS_FILE = Path("docs") / "blog" / ".authors.yml"  # the fixture blog's authors_file
 
 
@@ -140,25 +128,20 @@ def test_the_author_is_the_authors_file_s_first_unless_another_of_it_is_asked_fo
     assert front_matter(page)["authors"] == ["second"]
 
 
-@pytest.mark.parametrize(("authors", "says"), [
-    (None, "docs/blog/.authors.yml does not exist: create it with one under authors:"),
-    ("authors: {}\n", "docs/blog/.authors.yml names no author: add one under authors:"),
-], ids=["no file", "no author"])
-def test_an_authors_file_with_no_author_is_a_clear_error_and_writes_nothing(project, authors, says):
+@pytest.mark.parametrize(("authors", "asked", "says"), [
+    ("keep", {"category": "Transformers"}, "categories_allowed.*Attention, Foundations"),
+    (None, {}, re.escape("docs/blog/.authors.yml does not exist: create it with one under authors:")),
+    ("authors: {}\n", {}, re.escape("docs/blog/.authors.yml names no author: add one under authors:")),
+    ("keep", {"author": "nobody"}, re.escape("author 'nobody' is not in docs/blog/.authors.yml; it has: author")),
+], ids=["unknown category", "no authors file", "no author", "unknown author"])
+def test_a_bad_category_or_author_is_a_clear_error_and_writes_nothing(project, authors, asked, says):
     if authors is None:
         (project / AUTHORS_FILE).unlink()
-    else:
+    elif authors != "keep":
         (project / AUTHORS_FILE).write_text(authors, encoding="utf-8")
     before = snapshot(project)
-    with pytest.raises(EntryError, match=re.escape(says)):
-        create_entry(project, TITLE, DATE)
-    assert snapshot(project) == before
-
-
-def test_an_author_the_file_lacks_is_a_clear_error_and_writes_nothing(project):
-    before = snapshot(project)
-    with pytest.raises(EntryError, match=re.escape("author 'nobody' is not in docs/blog/.authors.yml; it has: author")):
-        create_entry(project, TITLE, DATE, author="nobody")
+    with pytest.raises(EntryError, match=says):
+        create_entry(project, TITLE, DATE, **asked)
     assert snapshot(project) == before
 
 
@@ -198,8 +181,6 @@ def publish(page: Path) -> None:
 
 
 def test_a_draft_may_keep_the_placeholders_a_published_entry_may_not(project):
-    """The draft passes the post checks (the build's and the page test's); without
-    `draft: true` the first placeholder's line is named, the others counted."""
     page = create_entry(project, TITLE, DATE)[0]
     settings = mkdocs_config.load(project / "mkdocs.yml")
     rel = settings.rel(page)
@@ -257,7 +238,6 @@ def test_any_one_existing_file_blocks_all_three(project, which):
 
 
 def test_expected_output_is_what_the_included_code_prints(project):
-    """Expand the page's includes as the build does, run its blocks, compare output."""
     page = create_entry(project, TITLE, DATE)[0]
     pre = mkdocs_config.load(project / "mkdocs.yml").snippet_preprocessor()
     expanded = "\n".join(pre.run(page.read_text().splitlines()))
@@ -277,7 +257,6 @@ def test_expected_output_is_what_the_included_code_prints(project):
 
 
 def mkdocs_build(root: Path) -> subprocess.CompletedProcess:
-    """`mkdocs build --strict` of ``root`` into root/site, its log in ``stdout`` (a fork of the warm builder)."""
     return journal_tools.testing.site.mkdocs_build(root, root / "site")
 
 
@@ -291,8 +270,7 @@ def test_site_builds_strict_with_the_new_entry(project, tmp_path):
     publish(page)
     result = mkdocs_build(project)
     if result.returncode != 0:
-        # Say whether the entry breaks the build or the fixture journal does not build
-        # at all (then journal_tools or the fixture is broken: a failure all the same).
+        # Say whether the entry breaks the build or the fixture journal does not build at all.
         baseline = tmp_path / "baseline"
         shutil.copytree(project, baseline, ignore=shutil.ignore_patterns("site"))
         for p in paths(baseline):
@@ -329,7 +307,6 @@ def test_headings_render_as_the_title_itself():
 
 @pytest.fixture(scope="module")
 def awkward(tmp_path_factory) -> tuple[Path, dict[str, list[Path]]]:
-    """One copy of the fixture journal with an entry for each awkward title."""
     root = without_notebook_execution(fixture_project(tmp_path_factory.mktemp("awkward") / "journal"))
     created = {name: create_entry(root, title, DATE) for name, title in AWKWARD_TITLES.items()}
     for files in created.values():
@@ -340,7 +317,6 @@ def awkward(tmp_path_factory) -> tuple[Path, dict[str, list[Path]]]:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", AWKWARD_TITLES)
 def test_generated_python_passes_lint(awkward, name):
-    """`make lint` (ruff, with the project's pyproject.toml) passes on what `make new` wrote."""
     root, created = awkward
     ruff = Path(sys.executable).parent / "ruff"
     py = [str(p.relative_to(root)) for p in created[name] if p.suffix == ".py"]
@@ -361,8 +337,7 @@ def test_generated_entries_build_with_their_titles(awkward):
 
 @pytest.fixture(scope="module")
 def awkward_run(awkward, tmp_path_factory) -> dict:
-    """The snippet tests and the page doc-tests of every generated entry, in one pytest run
-    (the page plugin loaded by its entry point, as `make test` loads it)."""
+    """Every generated entry's snippet and page tests in one pytest run, the plugin by entry point."""
     root, created = awkward
     targets = [str(p.relative_to(root)) for paths in created.values() for p in paths if p.suffix == ".md" or p.name.startswith("test_")]
     report = tmp_path_factory.mktemp("awkward-run") / "report.xml"
@@ -378,7 +353,6 @@ def awkward_run(awkward, tmp_path_factory) -> dict:
 
 @pytest.mark.slow
 def test_generated_snippet_tests_pass(awkward_run):
-    """Each generated snippet test (two tests per entry) passes, for every title."""
     run = awkward_run
     snippet_failures = [(name, line) for name, line in run["failed"] if "test_snippets" in name]
     assert not snippet_failures and not run["errors"], run["output"]
@@ -387,7 +361,6 @@ def test_generated_snippet_tests_pass(awkward_run):
 
 @pytest.mark.slow
 def test_generated_pages_pass_under_the_page_doctest_plugin(awkward_run):
-    """Every generated page runs its two blocks and passes; the plugin came by entry point."""
     run = awkward_run
     page_failures = [(name, line) for name, line in run["failed"] if "test_snippets" not in name]
     assert not page_failures and not run["errors"], run["output"]
@@ -413,7 +386,6 @@ def test_make_new_passes_the_title_as_typed(project):
 
 
 def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
-    """The commented example names the journal's BibTeX file and a key it holds; written out, it cites."""
     entry = create_entry(project, TITLE, DATE)[0]
     text = entry.read_text(encoding="utf-8")
     comment = text[text.index("<!-- To cite a source"):]
@@ -428,9 +400,7 @@ def test_the_entry_shows_how_to_cite_with_a_key_of_the_journal(project):
 
 
 def test_every_scaffold_line_fits_the_code_column_at_1280_px(project):
-    """No block of a new entry scrolls sideways on a desktop (the code column: ``CODE_COLUMN``, measured in
-    Chromium on a built scaffold entry). Every line of the three files is shorter than it; with the longest
-    title a file name allows, every line of the page's code blocks as a reader sees them still is."""
+    """No block scrolls sideways at 1280 px (``CODE_COLUMN``, measured in Chromium), even with the longest title."""
     from journal_tools.core.code.parse import parse_page
 
     limit = new_entry.CODE_COLUMN
@@ -452,8 +422,7 @@ def test_the_scaffold_asks_for_technical_notes_not_feelings(project):
 
 
 def test_the_new_entry_gets_its_downloads(project):
-    """The scaffold's downloads can be made (its prose, with the how-to-cite comment, becomes notebook cells):
-    a draft is checked like any entry by the test build, downloads included."""
+    """A draft is checked like any entry by the test build, downloads included."""
     from journal_tools.mkdocs_plugin import downloads
 
     page, _, _ = create_entry(project, TITLE, DATE)

@@ -1,11 +1,6 @@
-"""Tests for journal_tools/commands/new_site.py (``journal-new-site DIR``).
-
-A journal made by the command is compared with this repository's top level (the journal
-the toolkit serves): the same Makefile targets and recipes, the same mkdocs.yml settings,
-the same workflow, the same pins, the same pytest and ruff settings. Every way they
-differ is one row of DIFFERENCES, with its reason; a row that names no difference fails
-too, so the table stays the whole list. Then the made journal builds strictly and its
-page tests pass, and a non-empty folder is refused before anything is written.
+"""``journal-new-site DIR``: the made journal equals this repository's top level but for DIFFERENCES
+(each row with its reason; a row naming no difference fails too), builds strictly, and its page
+tests pass; a non-empty folder is refused before anything is written.
 """
 
 from __future__ import annotations
@@ -135,7 +130,6 @@ def _slot(node, key: str):
 
 
 def lookup(tree, dotted: str):
-    """The value at ``dotted``, or _ABSENT."""
     node = tree
     for key in dotted.split("."):
         slot = _slot(node, key)
@@ -146,7 +140,6 @@ def lookup(tree, dotted: str):
 
 
 def blank(tree, dotted: str) -> None:
-    """Remove the value at ``dotted`` from ``tree`` (when there)."""
     *parents, last = dotted.split(".")
     node = lookup(tree, ".".join(parents)) if parents else tree
     slot = None if node is _ABSENT else _slot(node, last)

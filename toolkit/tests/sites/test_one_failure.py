@@ -1,35 +1,11 @@
-"""One authoring mistake, one failed test, whose report starts with `file:line:`:
-the whole catalogue of page-level mistakes checked in ONE pytest session.
+"""One authoring mistake, one failed test whose report starts with `docs/...:N:`: every
+page-level mistake planted in a page of its own in one copy of the fixture journal, next to
+correct pages, and run in ONE pytest session (fixture `catalogue`).
 
-As mutant schemata compile every mutant once and clang's ``-verify`` checks many
-expected diagnostics in one compile, every mistake below is planted in a page of
-its own, all in one copy of the fixture journal (toolkit/tests/fixtures/journal,
-with its own mkdocs.yml: never the author's docs/), next to the same pages
-written correctly (an entry that includes a snippet section, cites the BibTeX
-file and links a page; a notebook). One in-process pytest session (``pytest
-docs`` in the copy: every page doc-test) runs them all, once per test session
-(fixture `catalogue`), and then
-
-- each mistake's test checks its own page: exactly one of its tests failed,
-  and that report's first line starts with ``docs/...:N:`` at the mistake's
-  own line, with the hint where one helps;
-- the baseline (test_the_planted_pages_pass_as_written) checks the rest: the
-  correct planted pages and the fixture journal's own pages all passed, no
-  failure landed outside a mistake's page, nothing failed to collect. It fails
-  loudly, never skips: a broken baseline is one failure, and each mistake still
-  checks its own page.
-
-A mistake that only the build reports (a broken link) or that breaks a file
-every page reads (the BibTeX file) cannot share the copy: those are in
-toolkit/tests/sites/test_bad_inputs.py.
-
-The mistakes the build lets through (an output, a matrix number, a block that
-raises) are planted once more, in a second copy that builds, and run with the
-fixture journal's downloads check (the toolkit plugin's, journal_tools/testing/checks/downloads.py,
-journal_tools.testing.downloads): ``pytest docs tests`` (fixture `with_downloads`)
-must still give one failure per mistake, the page's own, the downloads test
-skipping and naming it; ``pytest tests`` alone (fixture `downloads_alone`, no page
-test in the run) must fail each mistake's downloads test with the page's own first line.
+Each mistake's test checks that exactly its page's test failed, at its line; the baseline checks
+that everything else passed. The mistakes the build lets through are planted again in a copy that
+builds, run with the downloads check (`with_downloads`, `downloads_alone`): still one failure each.
+Build-level faults and a broken BibTeX file are in test_bad_inputs.py.
 """
 
 from __future__ import annotations
@@ -125,7 +101,6 @@ class Mistake:
 
     @property
     def page(self) -> str:
-        """The mistake's own page, beside the correct one it is copied from."""
         slug = re.sub(r"[^a-z0-9]+", "_", self.name.lower()).strip("_")
         correct = Path(CORRECT[self.path])
         name = f"{correct.stem}_{slug}" if self.path == NOTEBOOK else f"{correct.stem}-{slug.replace('_', '-')}"
@@ -207,13 +182,11 @@ class Reports:
 
 
 def run_in_process(root: Path, paths: tuple[str, ...] = ("docs",), basetemp: Path | None = None) -> tuple[int, list[dict]]:
-    """``pytest docs`` (or ``paths``) in ``root``, in this process (no new interpreter, no second import of PyTorch).
+    """``pytest docs`` (or ``paths``) in ``root``, in this process (no second import of PyTorch).
 
-    pytester would do this, but its fixture is per test: here one run serves every
-    mistake's test. What the inner session changes in this process (the working
-    folder, sys.path: its pythonpath setting, the modules of its own conftest and
-    test files, FRESH) is put back, as pytester does. ``basetemp``: the inner
-    session's temporary folder (never pytest's numbered ones, which it would prune)."""
+    Not pytester, whose fixture is per test: one run serves every mistake's test. What the inner
+    session changes (cwd, sys.path, its conftest and test modules, FRESH) is put back; ``basetemp``
+    keeps it off pytest's numbered folders, which it would prune."""
     cwd, path, fresh = os.getcwd(), list(sys.path), os.environ.get("FRESH")
     # The inner conftest.py and test modules are imported under these names; this session's own are kept aside.
     aside = {name: sys.modules.pop(name) for name in ("conftest", "test_downloads") if name in sys.modules}
@@ -266,8 +239,7 @@ def catalogue(tmp_path_factory) -> Catalogue:
 
 
 def test_the_planted_pages_pass_as_written(catalogue):
-    """The baseline: every page but the mistakes' own (the correct planted pages, the fixture
-    journal's) passed, every mistake's page was collected, and nothing else failed."""
+    """The baseline: every mistake's page ran, and every other page passed."""
     ran = {r["id"].split("::", 1)[0] for r in catalogue.reports if r["when"] == "call"}
     assert set(CORRECT.values()) <= ran and {m.page for m in MISTAKES} <= ran, f"pages not run: {ran}"
     assert len(ran) > len(MISTAKES) + 3, ran  # the fixture journal's own pages ran too
@@ -330,7 +302,7 @@ def _downloads_reports(catalogue: Catalogue, entry: str) -> list[dict]:
 
 
 def test_the_planted_entries_downloads_pass_as_written(with_downloads):
-    """The baseline: the correct entries' downloads tests ran and passed, nothing outside the mistakes failed."""
+    """The baseline: the correct entries' downloads tests passed, nothing outside the mistakes failed."""
     for entry in (Path(CORRECT[ENTRY]).name, "2025-07-27-fixture-entry.md"):
         ran = _downloads_reports(with_downloads, entry)
         assert [r["outcome"] for r in ran] == ["passed"], f"{entry}: {ran}"

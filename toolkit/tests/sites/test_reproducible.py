@@ -1,22 +1,7 @@
-"""Same sources, same site: two builds of the same tree give the same bytes in
-every file, with no exception and no normalising.
+"""Same sources, same site: two builds (cached, and a fresh copy with no cache) give the same bytes.
 
-The tree is the fixture journal (toolkit/tests/fixtures/journal, with its own
-mkdocs.yml, a notebook and a figure: a toolkit test, never the author's
-docs/). The two builds: the session's build of a frozen copy of it (fixture
-`fixture_build`: its notebook and figures come from the build caches, which
-the tests seed from earlier builds: journal_tools/testing/site.py BUILD_CACHES) and a
-second copy of that tree in another folder without any cache (the notebook is
-executed and the figures drawn afresh, as in CI or a fresh clone).
-
-What used to differ, and how it is pinned:
-- the build date (sitemap.xml <lastmod>, the gzip header of sitemap.xml.gz,
-  the feeds' lastBuildDate and pubDate): SOURCE_DATE_EPOCH, set by
-  journal_tools/mkdocs_plugin/build_date.py to the last commit's time;
-- notebook cell ids (random uuid4 from nbformat, on the page and in the
-  .ipynb download) and stdout split into several outputs by the kernel's
-  timing: journal_tools/mkdocs_plugin/nbids.py (ids from the cells, streams merged after
-  execution).
+What used to differ: the build date (pinned by mkdocs_plugin/build_date.py, SOURCE_DATE_EPOCH)
+and notebook cell ids and split stdout (mkdocs_plugin/nbids.py).
 """
 
 from __future__ import annotations
@@ -35,8 +20,7 @@ def digests(site: Path) -> dict[str, str]:
 
 def test_two_builds_are_byte_identical(fixture_build, tmp_path):
     assert fixture_build.returncode == 0, f"mkdocs build --strict of the fixture journal failed:\n{fixture_build.output}"
-    # A second checkout: same tree and commit, another folder, no build cache
-    # (no executed notebook, no drawn figure, none of the tests' stored entries).
+    # A second checkout: same tree and commit, another folder, no build cache at all.
     fresh = tmp_path / "fresh-checkout"
     shutil.copytree(fixture_build.project, fresh, ignore=shutil.ignore_patterns("__pycache__"))
     for name in (*BUILD_CACHES, CACHE_STORE.name):

@@ -1,14 +1,6 @@
-"""The runaway blocks of PROBES, case by case: a block that hangs, ends or crashes its process, or raises
-what would end a test run, is ONE failed test whose report starts with `docs/...:N:` at the
-block's line, and the run goes on; in `make check` and in `make serve`.
-
-Each case is a probe page of its own (`timeout: 2` in its front matter, so the two hangs cost
-two seconds each) in a temporary copy of the fixture journal. The probes run in one pytest
-session, as `make check PAGE=...` runs a page (a subprocess, under a guard that fails the
-test if the session stalls), followed by the fixture entry and notebook, which must still
-pass; and through `make serve`'s code runner (journal_tools.serve.code_runner.CodeRunner, the warm
-worker the plugin uses), in one queue, followed by the entry. Each is made once per test
-session (journal_tools.testing.site.once_per_session) and every row is checked on its own.
+"""Runaway blocks (PROBES): a block that hangs, crashes its process, or raises what would end a
+run is ONE failed test at `docs/...:N:`, and the run goes on, in `make check` and in serve's
+CodeRunner. Each probe page has `timeout: 2`; the fixture pages after them must still pass.
 """
 
 from __future__ import annotations

@@ -1,25 +1,10 @@
 """`make serve` after any sequence of saves serves exactly what a clean build of the same tree makes.
 
-MkDocs' `--dirty` and Material's blog are known to serve stale navigation and
-index pages after rebuilds (mkdocs#4047, mkdocs-material#8360), and a page
-cache here once served a Tags page listing no entry after any save. So a served
-copy of the fixture journal, with enough entries for two home pages, archive
-months, categories and a Tags page, is taken through the saves an author
-makes, in order. After each one, once the serve log shows the rebuild ended
-and the entry's code ran, every file of a clean build of the same tree (a new
-`mkdocs build --strict` process, serve's site URL) is fetched from the server
-and compared byte for byte, leaving out only what serve adds on purpose: the
-live-reload script, the code-run status line, the block anchors and the
-window's line. Files the clean build no longer has (a deleted entry's page)
-must be gone from the server too.
-
-The recent window (`make serve POSTS=2`) is compared the same way with a clean
-build of the same tree holding only the entries the window serves.
-
-The notebook plugin is left out (its background runs are `make serve`'s own,
-tested in toolkit/tests/sites/browser/test_serve.py), and so is the entry's figure
-(its redraw after a snippet edit is background work too): both would only add
-waiting to a test of what serve builds.
+Why: `--dirty` and Material's blog serve stale nav and index pages (mkdocs#4047,
+mkdocs-material#8360), and a page cache here once served an empty Tags page. After each save,
+every file of a clean `mkdocs build --strict` is compared byte for byte with the served one,
+leaving out only what serve adds on purpose; the recent window (POSTS=2) likewise. The notebook
+and figure are left out: their background runs are tested in browser/test_serve.py.
 """
 
 from __future__ import annotations
@@ -108,7 +93,6 @@ class CleanBuilds:
         self.proc.stdin.flush()
 
     def done(self) -> Path:
-        """The site of the build started last, once it is built."""
         answer = self.proc.stdout.readline().strip()
         assert answer == "ok", f"the clean build failed:\n{self.site.with_suffix('.log').read_text(encoding='utf-8')[-3000:]}"
         return self.site
@@ -161,7 +145,6 @@ class Served:
                              f"{self.log.read_text(encoding='utf-8', errors='replace')[-3000:]}")
 
     def ended(self) -> int:
-        """How many builds have ended so far."""
         return _rebuilds(self.log)
 
     def entry_url(self) -> str:
@@ -218,7 +201,6 @@ def _changes(project: Path):
 
 
 def test_serve_after_each_save_equals_a_clean_build(tmp_path):
-    """Nine saves, each followed by a clean build and a comparison of every file."""
     project = _project(tmp_path)
     log = project / "serve.log"
     with serving(project, log, dict(ENV, JOURNAL_POSTS="all")) as port:

@@ -1,15 +1,7 @@
-"""`make serve` with a block that hangs, end to end (no browser: the pages are fetched the way
-the browser gets them after live reload): the real `mkdocs serve` on the fixture journal, the
-entry saved with an endless loop, then fixed.
+"""The real `mkdocs serve` with a block that hangs, then fixed (pages fetched, no browser).
 
-- the page shows the failure panel with `docs/...:N: the block ran past 2 s (limit: ...)`;
-- once the loop is removed, the next save shows the entry's blocks passing (the stuck worker
-  was replaced);
-- a hang fixed while it still runs (under a 600 s limit, far past the test's patience) is
-  served at once: its old run is stopped.
-
-Every runaway block (PROBES) goes through the same code runner in toolkit/tests/sites/test_runaway_blocks.py;
-`make bench` measures how fast the save after a fix is served.
+The page shows `docs/...:N: the block ran past 2 s`; the save that fixes it shows the blocks
+passing (the stuck worker replaced); a hang fixed while it still runs is served at once.
 """
 
 from __future__ import annotations

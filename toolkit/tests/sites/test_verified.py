@@ -1,11 +1,7 @@
-"""The verified badge end to end, on the fixture journal: the page tests write the
-record, a build shows what they ran, and a page built after an edit without
-running the tests again is never shown as verified (the page, a snippet it
-includes, a snippet its notebook imports), and a revert to what passed is, with no
-run. A failed run leaves the failing state unverified. The badge says what the last passing run of the page's
-checks proved, whichever make target ran them (test, check, update-outputs).
-And in the publishing workflow the record written by `make test` is still there
-when `make build` runs."""
+"""The verified badge end to end: a page built after an edit (page, included snippet, imported
+snippet) without a passing run is never shown verified, a revert is, a failed run is not, and
+`make build` after `make test` still finds the record.
+"""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""The package as a user gets it: a wheel built from the repository, installed
-outside the source tree, builds a site (the fixture journal; plugin, Markdown
-extension and theme overrides found by entry point and as package data, not
-from the work tree). The fixture journal has no stylesheet or script of its
-own and its mkdocs.yml lists none: every page links the toolkit's packaged
-ones, and the site ships them (journal_tools/mkdocs_plugin/site_assets.py)."""
+"""A wheel installed outside the source tree builds the fixture journal: plugin, extension, theme
+overrides and the packaged CSS/JS (mkdocs_plugin/site_assets.py) come from the package.
+"""
 
 from __future__ import annotations
 

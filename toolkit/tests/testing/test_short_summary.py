@@ -1,6 +1,7 @@
-"""The end of a run says what failed and what it made skip (journal_tools.testing.short_summary,
-pagetest's Tally): a failure's short summary line keeps its message whole, the checks skipped because
-of a failure get one line naming it, and the blocks-run line is always there, reused pages counted."""
+"""The end of a run (testing.short_summary, pagetest's Tally): a failure's summary line keeps its
+message whole, the checks a failure made skip get one line naming it, the blocks-run line is always
+there, reused pages counted.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""The checks of a journal's built site (journal_tools/testing/checks/) on planted problems: each
-can fail. They run for real on the example journal (`make test`) and on a journal made by
-journal-new-site (sites/test_new_site.py)."""
+"""The checks of a journal's built site (testing/checks/) on planted problems: each can fail."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""`make serve` as the author uses it: `mkdocs serve` on the fixture journal
-(toolkit/tests/fixtures/journal, so a mistake in the author's docs/ never fails this test),
-Chromium on a page, files edited on disk, the page reloading by itself.
+"""`make serve` as the author uses it: Chromium on a page of the fixture journal, files edited on disk.
 
-- a snippet edit re-runs the entry's code and the reloaded page shows it;
-- a planted raising block shows the failure panel naming file:line;
-- a planted impossible date shows the error page, and the entry comes back
-  once the date is fixed;
-- an edit of references.bib shows in the entry's citation, and an unknown
-  citation key shows the error page naming file:line.
-
-Timeouts here are generous ceilings so a loaded machine does not fail the
-test; `make bench` measures the save-to-reload time.
+A snippet edit, a raising block, an impossible date (then fixed), a references.bib edit and an
+unknown citation key each show on the reloaded page. Timeouts are ceilings for a loaded machine.
 """
 
 from __future__ import annotations
