@@ -15,9 +15,7 @@ _LINK_WARNING = re.compile(r"^Doc file '(?P<file>[^']+)' contains (?:a|an [\w ]+
 
 
 def locate_link(message: str, docs_dir: Path, root: Path) -> str:
-    """``docs/x.md:12: Doc file 'x.md' contains a link ...``: MkDocs' warning with the
-    file (relative to ``root``) and the line where the link is written; unchanged
-    when it is no link warning or the link is not found in the file."""
+    """MkDocs' link warning as ``docs/x.md:12: ...``, with the file from ``root`` and the link's line; unchanged when not found."""
     m = _LINK_WARNING.match(message)
     if m is None:
         return message
