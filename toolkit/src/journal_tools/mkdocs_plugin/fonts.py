@@ -47,12 +47,10 @@ SUBSET_RANGES = (
     # outside these ranges would be drawn by another font.
     (0x1D400, 0x1D7FF),
 )
-# Letters every subset keeps, whatever its pages use: the ones FreeType's auto-hinter measures a font's Latin and Greek alignment zones on
-# (its blue strings: cap height and baseline, ascender, x-height, descender; 'o' and 'O' for the stem widths). Chromium on Linux hints with
-# it, and it measures the font it is given: in a subset without 'j' (the made journal's example page, whose maths has d, k, x but no j, b,
-# h) it found another ascender zone and drew the math italic d and k a pixel taller than the whole font does, which made sqrt(d_k) and the
-# parentheses around it taller too. The math italic letters (U+1D400 on) are hinted on the Latin zones. 58 letters: the made journal's
-# subset went from 7.8 to 10.8 KB (woff2).
+# Letters every subset keeps, whatever its pages use: those FreeType's auto-hinter (Chromium on Linux) measures Latin and Greek alignment
+# zones on (its blue strings; 'o' and 'O' for stem widths), in the font it is given. A subset without 'j' (the made journal's maths: d, k)
+# got another ascender zone: math italic d and k, and so sqrt(d_k), drawn a pixel taller than with the whole font. The math italic letters
+# (U+1D400 on) are hinted on the Latin zones. 58 letters: the made journal's subset went from 7.8 to 10.8 KB (woff2).
 HINTER_ZONE_LETTERS = (
     "THEZOCQS" "HEZLOCUS" "fijkdbh" "xzroesc" "pqgjy" "oO"  # Latin
     "ΓΒΕΖΘΟΩ" "ΒΔΖΞΘΟ" "βθδζλξ" "αειοπστω" "βγημρφχψ" "οΟ"  # Greek

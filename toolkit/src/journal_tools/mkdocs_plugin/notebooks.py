@@ -30,9 +30,8 @@ def is_notebook_page(page) -> bool:
     return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
 
 
-# The regexes below read HTML because what they match is nbconvert's own template output, fixed by the pinned versions: exact strings, not
-# arbitrary HTML. Parsing and re-serialising the whole page would rewrite every other byte of it (attribute quoting, entities, MathML) to
-# change these few.
+# The regexes below read nbconvert's own template output (exact strings, fixed by the pinned versions), not arbitrary HTML: re-serialising
+# the whole page would rewrite every other byte of it (attribute quoting, entities, MathML) to change these few.
 
 # -- 1. weight ---------------------------------------------------------------
 

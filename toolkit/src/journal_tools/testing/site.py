@@ -47,18 +47,16 @@ ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_M
 # docs_dir and snippet folders (:func:`project_dirs`); a journal may lack requirements.txt.
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 FONTS = Path(".cache") / "fonts"
-# Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's bytes, its options, the snippets it imports, the renderer:
-# notebook_cache.install) and the figures' (the snippets' bytes). A copy seeded with them builds the same bytes as a fresh copy
-# (toolkit/tests/sites/test_reproducible.py builds both and compares); it only skips re-executing notebooks and re-drawing figures that did
-# not change.
+# Build caches keyed on content, not paths: mkdocs-jupyter's (notebook bytes, options, imported snippets, renderer: notebook_cache.install)
+# and the figures' (snippet bytes). A seeded copy builds the same bytes as a fresh one (toolkit/tests/sites/test_reproducible.py compares);
+# it only skips re-executing notebooks and re-drawing figures that did not change.
 BUILD_CACHES = ("mkdocs-jupyter",)
 # The record's rows a test build takes from the checkout's record and gives back: figures drawn, and what
 # an entry's code read (for its downloads; without them every session build ran every entry's code). Not
 # the pages' passed tests: a copy's badges stay those of a build with none, whatever the checkout ran.
 RECORD_KINDS = ("figure", code_reads.KIND)
-# Where the tests keep what their builds added to those caches, for the next session: the author's own .cache/ is only read (make build
-# evicts what it did not use, so fixture-journal entries would not survive there). An entry no test has used for STORE_DAYS is dropped (make
-# clean drops them all).
+# Where the tests keep what their builds added to those caches, for the next session: the author's .cache/ is only read (make build evicts
+# what it did not use, fixture-journal entries too). An entry no test used for STORE_DAYS is dropped (make clean drops them all).
 CACHE_STORE = ROOT / ".cache" / "test-builds"
 STORE_DAYS = 14
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
@@ -247,8 +245,7 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bo
 
 
 def session_build(tmp_path_factory, name: str, copy) -> Built:
-    """One ``mkdocs build --strict`` per session of ``copy(folder)``, frozen as a one-commit repository (:func:`once_per_session`); never
-    fails itself."""
+    """``copy(folder)`` built by ``mkdocs build --strict`` once per session, frozen as a one-commit repo; never fails itself."""
     def build(shared: Path) -> dict:
         project = copy(shared / "project")
         freeze_as_git_repo(project)

@@ -367,8 +367,7 @@ class _Worker:
             self.run_quietly(sandbox_child.warm, (modules,), env or _environment(()), START_SECONDS)
 
     def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
-        """Run a request whose answer nobody reads (a spare's imports, rehearsal); RuntimeError past ``seconds`` (the worker is
-        discarded)."""
+        """Run a request whose answer nobody reads (a spare's imports, rehearsal); RuntimeError past ``seconds`` (worker discarded)."""
         self.conn.send((fn, args, env))
         deadline = time.monotonic() + seconds
         while (remaining := deadline - time.monotonic()) > 0:

@@ -57,8 +57,7 @@ def tex_to_mathml(tex: str, *, display: bool) -> str:
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
-    """1-based line of ``source`` holding ``tex``'s character ``offset`` (else its first line) or None; found whole, by first line or
-    unspaced."""
+    """1-based line of ``source`` with ``tex``'s character ``offset`` (else its first line) or None; found whole, by 1st line, unspaced."""
     if not source:
         return None
     start = _find(_STASHED.sub("\n", tex), source)

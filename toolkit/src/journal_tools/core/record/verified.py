@@ -19,8 +19,7 @@ PAGE = "page"  # the record's kind for a page's whole test: its render check and
 
 
 def read_by_tests(path: Path, settings: Settings) -> list[str]:
-    """Files the page tests read: the page, its included snippets, the BibTeX file, mkdocs.yml, a post's authors file (code reads
-    observed)."""
+    """Files the page tests read themselves: the page, its included snippets, the BibTeX file, mkdocs.yml, a post's authors file."""
     files = [Path(path)]
     if not settings.is_notebook(path):
         files += included_files(files[0].read_bytes().decode("utf-8-sig", errors="replace"), settings)
