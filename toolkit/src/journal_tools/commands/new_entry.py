@@ -87,17 +87,14 @@ def module_name(slug: str, snippets_dir: Path) -> str:
 
 
 def clean_title(title: str) -> str:
-    """The title on one line: runs of whitespace made one space, control characters and
-    lone surrogates (an undecodable command-line byte) dropped: no file could hold them."""
+    """The title on one line: whitespace runs made one space, control characters and lone surrogates (undecodable bytes) dropped."""
     kept = "".join(ch for ch in title if unicodedata.category(ch) not in ("Cc", "Cs") or ch.isspace())
     return " ".join(kept.split())
 
 
-# Characters Python-Markdown or the site's extensions would read as markup in a
-# heading: emphasis, code, links, attribute lists ({...}), a closing #, math
-# ($ and backslash: arithmatex's \( and \[). Each is backslash-escaped, which
-# Python-Markdown and arithmatex turn back into the character. "(" and ")" are
-# not: escaped they would be arithmatex's inline math delimiters.
+# Characters Python-Markdown or the site's extensions would read as markup in a heading: emphasis, code, links, attribute lists ({...}), a
+# closing #, math ($ and backslash: arithmatex's \( and \[). Each is backslash-escaped, which Python-Markdown and arithmatex turn back into
+# the character. "(" and ")" are not: escaped they would be arithmatex's inline math delimiters.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]#!$])")
 
 
@@ -108,8 +105,7 @@ def markdown_text(title: str) -> str:
 
 
 def docstring_text(text: str) -> str:
-    """``text`` for a triple-quoted docstring: backslashes and quotes escaped, wrapped
-    so no line passes ruff's line length (a long title would, in snippets/)."""
+    """``text`` for a triple-quoted docstring: backslashes and quotes escaped, wrapped within ruff's line length (snippets/ is linted)."""
     lines = textwrap.wrap(text, width=72, break_on_hyphens=False)  # escaping at most doubles a line
     escaped = (line.replace("\\", "\\\\").replace('"', '\\"') for line in lines)
     return "\n".join(escaped)
@@ -181,10 +177,8 @@ def choose_category(layout: Layout, category: str | None) -> str:
 
 
 def choose_author(layout: Layout, author: str | None) -> str | None:
-    """``author``, checked against the blog's authors file, or the file's first id; None when the
-    blog reads no authors (its ``authors: false``), so the entry names none. The blog stops the
-    build at an id its authors file lacks, so a file with none is an error here, before any file
-    is written."""
+    """``author`` checked against the authors file, or its first id; None when the blog reads no authors. A file without ids is an error
+    here, before any file is written (the blog would stop the build)."""
     blog = layout.blog
     if not blog.authors:
         return None
@@ -384,10 +378,7 @@ def create_entry(
     category: str | None = None,
     author: str | None = None,
 ) -> list[Path]:
-    """Create the entry, its snippet module and its test; return their paths.
-
-    Raises EntryError, having written nothing, if any of the three exists.
-    """
+    """Create the entry, its snippet module and its test; return their paths. EntryError, nothing written, if any of the three exists."""
     plan = plan_entry(Path(root), title, date or dt.date.today(), category, author)
     existing = [path for path in plan.contents if path.exists()]
     if existing:

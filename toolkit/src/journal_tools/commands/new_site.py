@@ -106,13 +106,8 @@ def _yaml(text: str) -> str:
 
 
 def toolkit_requirement() -> tuple[str, str]:
-    """(version, the requirements.txt lines that install this journal-tools again).
-
-    The toolkit is not on PyPI: where the running one was installed from a local wheel
-    (PEP 610's direct_url.json of the installed distribution), pip is pointed at that
-    wheel's folder with ``--find-links``, so ``make setup`` finds it without an index;
-    from a local folder, the folder itself (``-e`` when it was an editable install);
-    from another URL, that URL. Installed from an index: the pin alone."""
+    """(version, requirements.txt lines reinstalling this journal-tools), which is not on PyPI: from PEP 610's direct_url.json, a local
+    wheel's folder via ``--find-links``, a local folder (``-e`` if editable) or the URL; from an index, the pin alone."""
     dist = importlib.metadata.distribution(DISTRIBUTION)
     version = dist.version
     pin = f"{DISTRIBUTION}=={version}"
@@ -204,10 +199,8 @@ def plan_site(target: Path, options: Options, date: dt.date) -> dict[str, str]:
 
 
 def create_site(target: Path, options: Options = Options(), date: dt.date | None = None) -> list[Path]:
-    """Make the journal in ``target`` (empty or absent); return the files written.
-
-    Raises SiteError, having written nothing, for a target that is not empty; a failure
-    while writing removes what was written (and the folder, when this made it)."""
+    """Make the journal in ``target`` (empty or absent); return the files. SiteError, nothing written, for a non-empty target; a failure
+    while writing removes what was written."""
     date = date or dt.date.today()
     check_target(Path(target))  # named as given, in the message
     target = Path(target).absolute()

@@ -57,8 +57,7 @@ def replace_subcell(make) -> None:
 
 
 def wrap_cache_key(make) -> None:
-    """mkdocs-jupyter keys its cache with ``make(its own key function)``: same arguments
-    ``(nb_path, config, exec_nb)``, a hex digest back."""
+    """mkdocs-jupyter keys its cache with ``make(its own key function)``: same ``(nb_path, config, exec_nb)``, a hex digest back."""
     _replace(_plugin_module(), "_compute_cache_key", make, "key the notebook cache on imported snippets too")
 
 
@@ -80,8 +79,7 @@ def cache_path(config, nb_path: str) -> Path | None:
 
 
 def render_detached(render, config, files) -> None:
-    """Run a notebook page's mkdocs-jupyter ``render`` on a stand-in page: it executes the notebook and writes
-    the cache entry (it sets only ``content``, ``toc``, ``title``), the live page keeping its outputs."""
+    """mkdocs-jupyter's ``render`` on a stand-in page: runs the notebook and writes the cache entry, the live page keeping its outputs."""
     func = getattr(render, "__func__", None)
     if func is None:
         raise CompatError(f"{installed(DIST)}: a notebook page's render is no bound method any more; "
@@ -96,8 +94,7 @@ _CELL_FRAME = re.compile(r"Cell In\[\d+\], line (\d+)")
 
 
 def cell_error_line(script: str, message: str) -> int | None:
-    """Line in the script of the statement that raised: the cell's source in nbclient's message, found in the
-    script by its text, plus IPython's "Cell In[2], line 3"."""
+    """Script line of the raising statement: the cell source in nbclient's message, found by text, plus IPython's "Cell In[2], line 3"."""
     parts = _ANSI.sub("", message).split("\n------------------\n")
     if len(parts) < 2:
         return None
@@ -114,10 +111,7 @@ def cell_error_line(script: str, message: str) -> int | None:
 
 
 def is_cell_error(exc: BaseException) -> bool:
-    """Is ``exc`` nbclient's ``CellExecutionError`` (a notebook cell raised while mkdocs-jupyter executed it)?
-
-    Matched by class name: nbclient is imported only by a build with notebook pages
-    (about 1 s), and mkdocs-jupyter may raise nbconvert's re-export of the class."""
+    """Is ``exc`` nbclient's ``CellExecutionError``? By class name: nbclient costs 1 s to import, and nbconvert re-exports the class."""
     return any(cls.__name__ == "CellExecutionError" for cls in type(exc).__mro__)
 
 

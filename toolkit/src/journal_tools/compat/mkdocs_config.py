@@ -37,8 +37,7 @@ __all__ = ["config_line", "config_message_line", "from_config", "load", "locate_
 
 
 def from_config(config) -> Settings:
-    """From a validated MkDocs config (a running build's ``on_config``); a setting the checks
-    need and the file lacks stops the build (MkDocs' PluginError) at its line."""
+    """From a validated MkDocs config (``on_config``); a required setting the file lacks is a PluginError at its line."""
     config_file = Path(config.config_file_path).resolve()
     root = config_file.parent
     try:
@@ -60,9 +59,7 @@ _timeouts: dict[tuple, float | None] = {}  # (file, its stamp) -> the limit writ
 
 
 def _written_timeout(config_file: Path) -> float | None:
-    """The block limit as written in the file (the validated plugin config holds the default too,
-    so it cannot say whether the limit was set there). Read again only when the file changes: both
-    plugins ask at every serve rebuild, and MkDocs' YAML loader is slow."""
+    """The block limit as written (the validated config holds the default too); reread only when the file changes: MkDocs' YAML is slow."""
     try:
         st = config_file.stat()
     except OSError:
@@ -108,8 +105,7 @@ def _load(config_file: str) -> Settings:
     try:
         config = load_config(config_file, plugins=[], hooks=[])
     except (exceptions.Abort, exceptions.ConfigurationError) as exc:
-        # MkDocs has logged the reason (or put it in the exception): the report
-        # starts with the file and the line it is about.
+        # MkDocs has logged the reason (or put it in the exception): the report starts with the file and the line it is about.
         reason = said.messages[0] if said.messages else str(exc)
         raise ConfigError(locate_config_message(path, reason, name=str(path))) from None
     finally:
@@ -126,12 +122,8 @@ def _load(config_file: str) -> Settings:
 
 
 def _check_required(config_file: Path, extensions, configs: dict) -> None:
-    """Raise ConfigError for each setting of ``core.required_settings`` the file lacks or sets
-    otherwise, one line each (``mkdocs.yml:97: pymdownx.highlight needs ...``), in the file's
-    order: at the extension's entry, or at ``markdown_extensions:`` for one not listed.
-
-    The file is named as the journal's other files are, from its root (the file's folder),
-    so the build's error and the page tests' are the same text."""
+    """ConfigError for each unmet ``core.required_settings`` entry, one line each in file order, at its entry or ``markdown_extensions:``;
+    named from the root, so the build and the page tests say the same."""
     found = required_settings.unmet(extensions, configs)
     if not found:
         return
@@ -143,8 +135,7 @@ def _check_required(config_file: Path, extensions, configs: dict) -> None:
 
 
 def _timeout_option(raw: dict, path: Path) -> float | None:
-    """The journal plugin's block_timeout as written in mkdocs.yml (None: not written), checked
-    as the plugin's own option (:class:`Seconds`) checks it."""
+    """The journal plugin's block_timeout as written in mkdocs.yml (None: not written), checked as :class:`Seconds` checks it."""
     listed = _raw_plugin_options(raw, (JOURNAL,))
     options = listed[1] if listed is not None else {}
     if TIMEOUT_OPTION not in options:
@@ -187,8 +178,7 @@ _PARSE_ERROR = "MkDocs encountered an error parsing the configuration file"
 
 
 def _option_path(message: str) -> list[str]:
-    """The keys a message of MkDocs' config validation names, outermost first
-    (``['plugins', 'journal', 'no_such_option']``); [] when it names none."""
+    """Keys a MkDocs validation message names, outermost first (``['plugins', 'journal', 'no_such_option']``); [] for none."""
     m = _CONFIG_VALUE.search(message)
     if m is None:
         return []
@@ -203,8 +193,7 @@ def _option_path(message: str) -> list[str]:
 
 
 def _entries(node) -> list:
-    """(key node, value node) pairs: a mapping's items, or a sequence's items written
-    ``name`` or ``{name: options}`` (how plugins and Markdown extensions are listed)."""
+    """(key, value) nodes: a mapping's items, or a sequence's items written ``name`` or ``{name: options}`` (plugins, extensions)."""
     if isinstance(node, yaml.MappingNode):
         return node.value
     if not isinstance(node, yaml.SequenceNode):
@@ -219,12 +208,8 @@ def _entries(node) -> list:
 
 
 def config_line(config_file: str | os.PathLike, keys: list[str]) -> int | None:
-    """1-based line in ``config_file`` of the innermost of ``keys`` (a path of
-    mapping keys and plugin or extension names) found there; None if not even the first is.
-
-    MkDocs' config errors carry no line, so the file's YAML is composed (nodes
-    with their marks, no tag constructed: ``!ENV`` needs no environment here).
-    """
+    """1-based line of the innermost of ``keys`` found in ``config_file``, None if not even the first. MkDocs' errors carry no line; the
+    YAML is composed (no tags, so ``!ENV`` needs no environment)."""
     if not keys:
         return None
     try:
@@ -242,9 +227,7 @@ def config_line(config_file: str | os.PathLike, keys: list[str]) -> int | None:
 
 
 def config_message_line(config_file: str | os.PathLike, message: str) -> int | None:
-    """The line of ``config_file`` a message of MkDocs about it is about: the option a
-    validation message names (``Config value 'plugins': Plugin 'journal' option 'x': ...``)
-    or a YAML error's mark; None for any other message."""
+    """The line a MkDocs message about ``config_file`` is about: the option a validation message names, or a YAML error's mark, or None."""
     marks = _YAML_MARK.findall(message)  # a YAML error: its problem's mark comes last
     if marks and message.startswith(_PARSE_ERROR):
         return int(marks[-1])
@@ -252,9 +235,7 @@ def config_message_line(config_file: str | os.PathLike, message: str) -> int | N
 
 
 def locate_config_message(config_file: str | os.PathLike, message: str, name: str | None = None) -> str:
-    """``message`` (MkDocs' own, about ``config_file``) as ``name:N: message``, N the line
-    of :func:`config_message_line`; ``name`` defaults to the file's name; without a line,
-    ``name: message``."""
+    """``message`` as ``name:N: message`` (N: :func:`config_message_line`; ``name``: the file's), or ``name: message`` without a line."""
     name = name or Path(config_file).name
     line = config_message_line(config_file, message)
     return f"{name}:{line}: {message}" if line else f"{name}: {message}"

@@ -15,9 +15,7 @@ _LINK_WARNING = re.compile(r"^Doc file '(?P<file>[^']+)' contains (?:a|an [\w ]+
 
 
 def locate_link(message: str, docs_dir: Path, root: Path) -> str:
-    """``docs/x.md:12: Doc file 'x.md' contains a link ...``: MkDocs' warning with the
-    file (relative to ``root``) and the line where the link is written; unchanged
-    when it is no link warning or the link is not found in the file."""
+    """MkDocs' link warning as ``docs/x.md:12: ...``, with the file from ``root`` and the link's line; unchanged when not found."""
     m = _LINK_WARNING.match(message)
     if m is None:
         return message
@@ -67,12 +65,10 @@ class LinkLocator(logging.Filter):
         return locator
 
 
-# What MkDocs 1.6 logs at every serve rebuild, by logger: the live-reload server's lines carry a
-# "[HH:MM:SS] " prefix (its logger adapter); and mkdocs-jupyter's line for a notebook it did not
-# execute again. make serve's own line per save says all of it (journal_tools.serve.save_log); an
-# error or warning still shows, and so does a notebook that executes ("Cache miss, writing").
-# A post whose front matter the blog refuses is served as a draft page (mkdocs_plugin/plugin.py):
-# MkDocs lists it as a preview-only page, and the RSS plugin finds no date in it; its line says so.
+# What MkDocs 1.6 logs at every serve rebuild, by logger (the live-reload server's lines carry a "[HH:MM:SS] " prefix), and mkdocs-jupyter's
+# line for a notebook it did not execute again: make serve's own line per save (journal_tools.serve.save_log) says all of it; an error or
+# warning still shows, and so does a notebook that executes ("Cache miss, writing"). A post the blog refuses is served as a draft page
+# (mkdocs_plugin/plugin.py): MkDocs lists it as preview-only and the RSS plugin finds no date in it; its line says so.
 _REBUILD_LINES = {
     "mkdocs.commands.serve": re.compile(r"Building documentation\.\.\.$"),
     "mkdocs.commands.build": re.compile(r"(Cleaning site directory|Documentation built in [\d.]+ seconds$"

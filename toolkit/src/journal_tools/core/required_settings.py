@@ -60,8 +60,7 @@ REQUIRED: tuple[Required, ...] = (
 
 @dataclass(frozen=True)
 class Unmet:
-    """One setting the file lacks or sets otherwise: ``extension`` (whose entry's line it is
-    reported at; listed or not) and the message, without the file and line."""
+    """One setting missing or set otherwise: ``extension`` (whose entry line it is reported at) and the message, without file and line."""
 
     extension: str
     listed: bool  # is the extension in markdown_extensions (else: report at markdown_extensions:)
@@ -69,9 +68,7 @@ class Unmet:
 
 
 def unmet(extensions, configs: dict, required: tuple[Required, ...] = REQUIRED) -> list[Unmet]:
-    """What of ``required`` the Markdown settings lack (``extensions``: the names listed;
-    ``configs``: each one's options as written), in the table's order: one Unmet per option
-    of a listed extension, one per extension not listed (naming all it needs)."""
+    """What of ``required`` the settings lack, in table order: one Unmet per option of a listed extension, one per unlisted extension."""
     listed = [str(e) for e in extensions]
     found: list[Unmet] = []
     for name in dict.fromkeys(r.extension for r in required):
@@ -88,9 +85,7 @@ def unmet(extensions, configs: dict, required: tuple[Required, ...] = REQUIRED) 
 
 
 def minimal_extensions(required: tuple[Required, ...] = REQUIRED) -> list:
-    """The markdown_extensions entries that meet ``required``, as mkdocs.yml lists them
-    (``[{"pymdownx.highlight": {"pygments_lang_class": True, ...}}, "pymdownx.superfences", ...]``):
-    what a small journal (a test's site, a benchmark's) starts from."""
+    """markdown_extensions entries meeting ``required``, as mkdocs.yml lists them: what a small journal (a test's) starts from."""
     entries = []
     for name in dict.fromkeys(r.extension for r in required):
         options = {r.option: r.value for r in required if r.extension == name and r.option is not None}
@@ -99,8 +94,7 @@ def minimal_extensions(required: tuple[Required, ...] = REQUIRED) -> list:
 
 
 def _missing(name: str, needs: list[Required]) -> str:
-    """The message for an extension not listed at all: the options to write with it (those its
-    defaults do not meet) and why it is needed; each option's own reason comes once it is listed."""
+    """Message for an unlisted extension: the options its defaults do not meet and why (each option's reason comes once listed)."""
     defaults = _options(name, {})
     options = [r for r in needs if r.option is not None and defaults.get(r.option) != r.value]
     why = next((r.reason for r in needs if r.option is None), None) or "; ".join(f"{r.option}: {r.reason}" for r in options)

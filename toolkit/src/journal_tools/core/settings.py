@@ -29,10 +29,7 @@ TIMEOUT_OPTION = "block_timeout"
 
 
 def env_flag(name: str) -> bool:
-    """Is the environment variable ``name`` (FRESH, CI) switched on? Set and not empty, 0, false or no.
-
-    One reading for every place that asks: the toolkit's test reuse, the remembered render
-    checks and the prerequisite checks must agree on what ``CI=false`` means."""
+    """Is ``name`` (FRESH, CI) set and not empty, 0, false or no? One reading, so every place agrees on what ``CI=false`` means."""
     return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
 
 
@@ -54,8 +51,7 @@ class BlogSettings:
     authors: bool = True  # the blog's authors option: a post's authors: must be in the authors file
 
     def author_names(self) -> list[str] | None:
-        """The ids the authors file names (its ``authors:`` mapping, as the blog reads it); [] for no
-        file; None for a file that cannot be read as YAML (the blog itself stops at that file)."""
+        """Ids the authors file names (its ``authors:`` mapping); [] for no file, None for a file that is not YAML (the blog stops)."""
         path = self.authors_file
         if path is None or not path.is_file():
             return []
@@ -80,8 +76,7 @@ class Settings:
     snippet_dirs: tuple[Path, ...]
     blog: BlogSettings | None
     cache_dir: Path
-    # mkdocs-jupyter's include and ignore patterns (matched as pathlib's
-    # PurePath.match does); no include patterns without the plugin.
+    # mkdocs-jupyter's include and ignore patterns (matched as pathlib's PurePath.match does); no include patterns without the plugin.
     notebook_include: tuple[str, ...] = ()
     notebook_ignore: tuple[str, ...] = ()
     # The BibTeX file of journal_citations, or None when no page can cite.
@@ -96,8 +91,8 @@ class Settings:
     @classmethod
     def make(cls, config, config_file: Path, root: Path, blog: BlogSettings | None,
              notebooks: dict | None = None, timeout: float | None = None) -> Settings:
-        """From a mapping with MkDocs' config keys (``mdx_configs``, ``docs_dir``, ``site_url``,
-        ``markdown_extensions``), the blog's and mkdocs-jupyter's options and the block time limit."""
+        """From MkDocs' config keys (``mdx_configs``, ``docs_dir``, ``site_url``, ``markdown_extensions``), the blog's and mkdocs-jupyter's
+        options and the block limit."""
         configs = {name: dict(options) for name, options in dict(config["mdx_configs"]).items()}
         snippets = configs.get(SNIPPETS, {})
         bases = snippets.get("base_path", ["."])
@@ -136,9 +131,7 @@ class Settings:
         return _relative(str(self.root), os.fspath(path))
 
     def markdown_key(self) -> str:
-        """The Markdown extensions and options as text, for cache keys: paths inside
-        the project are written relative to it, so a cache survives a move of the
-        checkout (CI, a copy, a second clone) and still misses on a real change."""
+        """The Markdown settings as text for cache keys, project paths relative: a cache survives moving the checkout, misses on a change"""
         text = repr((self.markdown_extensions, sorted(map(str, self.mdx_configs.items()))))
         return text.replace(str(self.root), "<project>")
 

@@ -10,8 +10,7 @@ import re
 
 __all__ = ["label_notebook_outputs"]
 
-# Text outputs only (stdout, stderr, plain results); HTML outputs (figures)
-# do not scroll.
+# Text outputs only (stdout, stderr, plain results); HTML outputs (figures) do not scroll.
 _TEXT_OUTPUT = re.compile(r'<div class="jp-RenderedText jp-OutputArea-output"(?P<attrs>[^>]*)>')
 
 
@@ -21,9 +20,7 @@ _FORMULA_LABEL = re.compile(r'(aria-label="Formula )\d+(")')
 
 
 def number_formulas(html: str) -> str:
-    """Number the display formulas of a whole page 1, 2, ... in page order: a page made of
-    several Markdown conversions (a blog view and its excerpts, a notebook's cells) would
-    otherwise name two regions "Formula 1" (axe: landmark-unique)."""
+    """Number the page's display formulas in page order, across its Markdown conversions, so no two regions share a name (axe)."""
     numbers = itertools.count(1)
     return _FORMULA_LABEL.sub(lambda m: f"{m[1]}{next(numbers)}{m[2]}", html)
 

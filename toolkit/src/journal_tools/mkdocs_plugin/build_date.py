@@ -26,8 +26,7 @@ def last_commit_epoch(root: Path) -> str | None:
 
 
 def pin_build_date(root: Path, *, serving: bool = False) -> None:
-    """Set SOURCE_DATE_EPOCH to HEAD's commit time, unless it is set already; outside a
-    checkout, while ``serving``, to the time of this first call (kept for the session)."""
+    """SOURCE_DATE_EPOCH := HEAD's commit time unless set; outside a checkout or while ``serving``, the first call's time."""
     if not os.environ.get("SOURCE_DATE_EPOCH"):
         epoch = last_commit_epoch(root) or (str(int(time.time())) if serving else None)
         if epoch:

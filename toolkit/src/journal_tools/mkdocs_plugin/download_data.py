@@ -37,8 +37,7 @@ def journal_file_elsewhere(path, size, url):
 
 @dataclass(frozen=True)
 class ReadFile:
-    """A journal file the page's code read: its path relative to the journal root, and the page
-    line of the block that read it (None: the record does not say)."""
+    """A journal file the page's code read: path from the journal root, and the page line of the block that read it (None: unknown)."""
 
     path: Path
     line: int | None = None

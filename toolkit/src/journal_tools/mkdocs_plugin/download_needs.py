@@ -49,8 +49,7 @@ def imported_modules(sources: list[str]) -> set[str]:
 
 
 def needs(modules: set[str], written_in: set[str], requirements: Path) -> tuple[list[Need], list[str]]:
-    """(the distributions providing ``modules``, sorted by name; the modules no installed
-    distribution provides), the standard library and the ``written_in`` snippet modules left out."""
+    """(distributions providing ``modules``, sorted; modules none provides), the standard library and ``written_in`` left out."""
     provided = _packages_distributions()
     pins = _pins(requirements)
     by_dist: dict[str, list[str]] = {}

@@ -22,8 +22,7 @@ _DEFINITION = re.compile(r"^(?P<head>[ ]{0,3}\[[^\]\n]+\]:[ \t]*)(?P<target><[^>
 
 @dataclass(frozen=True)
 class SiteLinks:
-    """Where each file of a build is served: ``urls`` maps a docs-relative source path
-    (``blog/posts/2025-07-27-x.md``) to its URL relative to the site (``blog/2025/07/27/x/``)."""
+    """``urls`` maps a docs-relative source (``blog/posts/2025-07-27-x.md``) to its site-relative URL (``blog/2025/07/27/x/``)."""
 
     site_url: str
     urls: Mapping[str, str] = field(default_factory=dict)

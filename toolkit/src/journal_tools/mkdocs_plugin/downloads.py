@@ -34,8 +34,7 @@ _COMMENT_LINE = re.compile(r"^\s*<!--.*-->\s*$")  # markers, <!-- more -->, figu
 _ADMONITION = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?\s*$')
 
 def start_state(seeded: Sequence[str] = ("numpy", "torch")) -> str:
-    """``start_state()``'s code: ``random`` always, and of NumPy and PyTorch those in ``seeded``
-    (the modules the code imports: a download must not import what its reader need not install)."""
+    """``start_state()``'s code: ``random``, and NumPy or PyTorch only if ``seeded`` (never import what the reader need not install)."""
     body = [f"    random.seed({SEED})"]
     if "numpy" in seeded:
         body.append(f"    numpy.random.seed({SEED})")
@@ -98,8 +97,7 @@ class Download:
 
 def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] = (),
          links: SiteLinks | None = None) -> Download:
-    """The downloads of the page at ``path``, carrying ``data_files`` (what the tests saw its code read, never
-    guessed); ``links``: the build's URLs for the notebook's links."""
+    """The downloads of the page at ``path``, carrying ``data_files`` (what the tests saw its code read, never guessed); ``links``: URLs."""
     page = parse_page(path, settings)
     modules = _snippet_modules(page, settings)
     title = _title(page) or path.stem
@@ -150,9 +148,7 @@ def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] =
 
 
 def ipynb_text(nb) -> str:
-    """An ``.ipynb``'s text, as ``nbformat.write`` lays it out, without its schema check: a tenth of a
-    second per entry at build time (toolkit/tests/mkdocs_plugin/test_download_files.py validates the result).
-    Every ``.ipynb`` the build writes, entries' and notebook pages', is written here."""
+    """An ``.ipynb``'s text as ``nbformat.write`` lays it out, minus its schema check (0.1 s per entry; the tests validate it)."""
     return nbjson.writes(nb) + "\n"
 
 
@@ -170,10 +166,7 @@ def _markdown_cell(source: str, cell_id: str) -> dict:
 
 def add_files(files, config, settings: Settings, digest=None, kept: dict | None = None,
               files_read=None) -> dict[Path, list]:
-    """Each post's two downloads as generated files; {post source: [.py File, .ipynb File]}.
-
-    A post the page tests cannot read gets none; a file too big to carry warns at its line. ``kept`` (make
-    serve) holds each download under ``digest(post)``, so a save makes only its own."""
+    """Each post's two downloads as generated files; an unreadable post gets none, one too big warns; ``kept`` (make serve): by digest."""
     import logging
 
     from mkdocs.structure.files import File
@@ -225,8 +218,7 @@ def _stamps(read, settings: Settings) -> list[tuple]:
 
 
 def drop_left_out(made: dict[Path, list], files) -> dict[Path, list]:
-    """``made`` less the downloads of the posts this build leaves out: Material's blog marks a draft's
-    file excluded in ``make build`` (its ``on_files``), and a draft's code must not be published either."""
+    """``made`` less the downloads of the posts the build leaves out: a draft's code must not be published either."""
     left_out = {Path(f.abs_src_path) for f in files.documentation_pages(inclusion=lambda i: i.is_excluded())
                 if f.abs_src_path}
     for src in made.keys() & left_out:
@@ -267,9 +259,7 @@ class _Script:
 
 def _setup_code(page: Page, modules: list[tuple[str, str, str]], carried: download_data.Carried,
                 imported: set[str]) -> tuple[str, list[tuple[str, str]]]:
-    """The imports, the start state and helpers; then [(notebook cell id, code)]: one
-    ``journal_file(...)`` per file the code reads, one ``snippet_module(...)`` per module (the
-    files first: a module may read one as it is imported)."""
+    """Imports, start state and helpers; then [(cell id, code)]: a ``journal_file`` per file read, then a ``snippet_module`` per module."""
     seeded = [name for name in ("numpy", "torch") if name in imported]
     stdlib = ["random"]
     if carried.code or modules:
@@ -306,8 +296,7 @@ def _quoted(source: str) -> str:
 
 
 def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Placed:
-    """Write one step (its parts, its checked output) to the script and the notebook;
-    ``prose(i, j)`` adds the page's expanded lines i:j as a Markdown cell (between cont parts)."""
+    """Write one step and its checked output to the script and notebook; ``prose(i, j)`` adds page lines i:j as a Markdown cell."""
     line = page.where(step.parts[0].fence.start).line
     reason = _not_run(step)
     script.add(f"\n# {page.path}, line {line}" + (f": {reason}" if reason else ""))
@@ -367,8 +356,7 @@ def _checked_comment(page: Page, step: Step) -> str:
 
 
 def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str, str]]:
-    """(name, path relative to the journal root, source) of each snippet module the page's code imports, followed through their
-    imports (as ``imports.follow_imports`` does), each after the modules it imports."""
+    """(name, path from the journal root, source) of each snippet module the code imports, followed through imports, dependencies first."""
     code = "\n".join(step.code for step in page.steps)
     dirs = list(settings.snippet_dirs)
     ordered: list[tuple[str, str, str]] = []
@@ -413,8 +401,7 @@ def _after(step: Step, last: int) -> int:
 
 
 def _prose(page: Page, start: int, stop: int) -> str:
-    """Lines ``start:stop`` of the page as Markdown a notebook shows: markers and comments left
-    out, admonitions as quotes (Jupyter does not know them)."""
+    """Page lines ``start:stop`` as notebook Markdown: markers and comments left out, admonitions as quotes (Jupyter lacks them)."""
     out, quote = [], None
     for line in page.expanded.lines[start:stop]:
         if _COMMENT_LINE.match(line):

@@ -13,15 +13,13 @@ __all__ = ["excerpt_html", "set_description"]
 
 _H1 = re.compile(r"\A\s*<h1\b[^>]*>.*?</h1>\s*", re.DOTALL)
 _PERMALINK = re.compile(r'<a\b[^>]*\bclass="headerlink"[^>]*>.*?</a>', re.DOTALL)  # toc's ¶ links
-# href/src attributes of the page as Python-Markdown and MkDocs wrote it
-# (always double-quoted). A parser round trip would re-serialise the MathML
-# and every entity to change these few attribute values.
+# href/src attributes of the page as Python-Markdown and MkDocs wrote it (always double-quoted). A parser round trip would re-serialise the
+# MathML and every entity to change these few attribute values.
 _URL_ATTR = re.compile(r'\b(?P<attr>href|src)="(?P<url>[^"]*)"')
 
 
 def excerpt_html(html: str, separator: str, page_url: str) -> str | None:
-    """The part of ``html`` before ``separator``, title and permalinks dropped, links absolute
-    from ``page_url``; None when there is no separator."""
+    """``html`` before ``separator``, title and permalinks dropped, links absolute from ``page_url``; None without a separator."""
     excerpt, found, _ = html.partition(separator)
     if not found:
         return None

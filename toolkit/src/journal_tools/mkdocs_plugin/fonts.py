@@ -42,21 +42,15 @@ SUBSET_RANGES = (
     (0x27C0, 0x27FF),    # Miscellaneous Mathematical Symbols-A, Supplemental Arrows-A (angle brackets, long arrows)
     (0x2900, 0x29FF),    # Supplemental Arrows-B, Miscellaneous Mathematical Symbols-B
     (0x2A00, 0x2AFF),    # Supplemental Mathematical Operators
-    # Mathematical Alphanumeric Symbols, the whole block: browsers draw a single-letter
-    # <mi> (x, W, \alpha) with the math italic forms, \mathbf with the bold ones,
-    # \mathbb{E} with the double-struck ones. A site's subset holds only the forms its
-    # pages use; a character outside these ranges would be drawn by another font.
+    # Mathematical Alphanumeric Symbols, the whole block: browsers draw a single-letter <mi> (x, W, \alpha) with the math italic forms,
+    # \mathbf with the bold ones, \mathbb{E} with the double-struck ones. A site's subset holds only the forms its pages use; a character
+    # outside these ranges would be drawn by another font.
     (0x1D400, 0x1D7FF),
 )
-# Letters every subset keeps, whatever its pages use: the ones FreeType's auto-hinter
-# measures a font's Latin and Greek alignment zones on (its blue strings: cap height and
-# baseline, ascender, x-height, descender; 'o' and 'O' for the stem widths). Chromium on
-# Linux hints with it, and it measures the font it is given: in a subset without 'j'
-# (the made journal's example page, whose maths has d, k, x but no j, b, h) it found
-# another ascender zone and drew the math italic d and k a pixel taller than the whole
-# font does, which made sqrt(d_k) and the parentheses around it taller too. The math
-# italic letters (U+1D400 on) are hinted on the Latin zones. 58 letters: the made journal's
-# subset went from 7.8 to 10.8 KB (woff2).
+# Letters every subset keeps, whatever its pages use: those FreeType's auto-hinter (Chromium on Linux) measures Latin and Greek alignment
+# zones on (its blue strings; 'o' and 'O' for stem widths), in the font it is given. A subset without 'j' (the made journal's maths: d, k)
+# got another ascender zone: math italic d and k, and so sqrt(d_k), drawn a pixel taller than with the whole font. The math italic letters
+# (U+1D400 on) are hinted on the Latin zones. 58 letters: the made journal's subset went from 7.8 to 10.8 KB (woff2).
 HINTER_ZONE_LETTERS = (
     "THEZOCQS" "HEZLOCUS" "fijkdbh" "xzroesc" "pqgjy" "oO"  # Latin
     "ΓΒΕΖΘΟΩ" "ΒΔΖΞΘΟ" "βθδζλξ" "αειοπστω" "βγημρφχψ" "οΟ"  # Greek
@@ -68,18 +62,15 @@ SUBSET_RULES = ("v5 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cma
 
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
 _TAG = re.compile(r"<[^>]+>")
-# Glyphs a browser draws for an element, not for its text: <msqrt> and <mroot>
-# draw the radical sign U+221A from the math font (stretched with its MATH-table
-# size variants and assembly parts, which the subsetter keeps for a kept base
-# glyph), though no such character is in the MathML (MathML Core, "Radicals").
+# Glyphs a browser draws for an element, not for its text: <msqrt> and <mroot> draw the radical sign U+221A from the math font (stretched
+# with its MATH-table size variants and assembly parts, which the subsetter keeps for a kept base glyph), though no such character is in the
+# MathML (MathML Core, "Radicals").
 _DRAWN_BY_ELEMENT = {"msqrt": 0x221A, "mroot": 0x221A}
 _ELEMENT = re.compile(r"<(" + "|".join(_DRAWN_BY_ELEMENT) + r")\b")
 
 
 def _styled_forms(cp: int) -> tuple[int, ...]:
-    """The Mathematical Alphanumeric forms a browser may draw ``cp`` in: a single-letter
-    <mi> is math italic, and bold comes from mathvariant (bold, italic, bold italic
-    Latin; bold and italic Greek): the forms SUBSET_RANGES keeps."""
+    """The Mathematical Alphanumeric forms a browser may draw ``cp`` in (italic <mi>, bold mathvariant): the forms SUBSET_RANGES keeps."""
     for first, last, starts in (
         (0x41, 0x5A, (0x1D400, 0x1D434, 0x1D468)), (0x61, 0x7A, (0x1D41A, 0x1D44E, 0x1D482)),
         (0x391, 0x3A9, (0x1D6A8, 0x1D6E2)), (0x3B1, 0x3C9, (0x1D6C2, 0x1D6FC)),
@@ -147,16 +138,14 @@ def _stamp(originals: list[Path]) -> str:
 
 
 def _aliases(font, unicodes: set[int]) -> set[int]:
-    """The other code points the whole font maps to the glyphs of ``unicodes`` (U+210E and U+1D629 share one): kept,
-    since Chromium hinted a glyph differently when fewer code points reached it."""
+    """Other code points mapped to ``unicodes``' glyphs (U+210E, U+1D629): kept, as Chromium hinted a glyph otherwise with fewer."""
     cmap = font.getBestCmap()
     glyphs = {cmap[cp] for cp in unicodes if cp in cmap}
     return {cp for cp, glyph in cmap.items() if glyph in glyphs}
 
 
 def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = None) -> bytes:
-    """The subset of ``source`` (woff/woff2/ttf) as ``flavor`` ("woff2", "woff"): the
-    SUBSET_RANGES blocks, or only ``codepoints`` when given."""
+    """The subset of ``source`` (woff/woff2/ttf) as ``flavor``: the SUBSET_RANGES blocks, or only ``codepoints`` when given."""
     import io
 
     from fontTools import subset as ft_subset
@@ -189,8 +178,7 @@ def subset_font(source: Path, flavor: str | None, codepoints: set[int] | None = 
 
 
 def subset_files(root: Path, codepoints: set[int] | None = None) -> list[Path]:
-    """The subset font files, written if missing or stale: the blocks', or one of ``codepoints``; [] if the font
-    is not installed or subsetting fails (the caller copies the whole font)."""
+    """The subset files, written if missing or stale; [] if the font is missing or subsetting fails (the caller copies the whole font)."""
     originals = font_files(root)
     if not originals:
         return []
@@ -236,10 +224,7 @@ def _prune_site_subsets(parent: Path, keep: Path, count: int = 8) -> None:
 
 
 def copy_to_site(site_dir: str | Path, root: Path, codepoints: set[int] | None = None) -> list[Path]:
-    """Copy the (subset) font files into ``site_dir/assets/fonts``; return the copies.
-
-    ``codepoints``: what the site's maths uses (``math_codepoints``); none (a site
-    without maths) gets the blocks' subset, so the stylesheet's URL still resolves."""
+    """Copy the font files to ``site_dir/assets/fonts``; ``codepoints``: the site's maths (none: the blocks' subset, so CSS resolves)."""
     sources = subset_files(root, codepoints or None) or font_files(root)
     if not sources:
         return []

@@ -83,8 +83,7 @@ def needs(html: str) -> set[Need]:
     return found
 
 
-# Cached per formula: each serve rebuild meets the same formulas again, and what one needs
-# depends on its text alone.
+# Cached per formula: each serve rebuild meets the same formulas again, and what one needs depends on its text alone.
 @functools.lru_cache(maxsize=None)
 def _formula_needs(formula: str) -> frozenset[Need]:
     parser = _Formula()
@@ -118,8 +117,7 @@ class _Font:
         return None if i is None else getattr(self.variants, f"{axis}GlyphConstruction")[i]
 
     def drawing(self, glyph: str):
-        """The glyph's outline (components drawn in) and advance: equal in two fonts means
-        the same glyph, whatever its name or number there."""
+        """Outline (components drawn in) and advance: equal in two fonts means the same glyph, whatever its name there."""
         from fontTools.pens.recordingPen import DecomposingRecordingPen
 
         pen = DecomposingRecordingPen(self.glyphs)
@@ -175,8 +173,7 @@ def _verdicts(whole: Path, served: Path, cps: set[int], reference: dict[str, _Fo
 
 
 def check(pages: dict[str, set[Need]], whole: Path, served: list[Path]) -> list[str]:
-    """One line per page whose formulas need a glyph a served font file lacks (``pages``:
-    page name -> ``needs`` of its HTML); empty when every one is there."""
+    """One line per page whose formulas need a glyph a served font lacks (``pages``: name -> ``needs`` of its HTML)."""
     cps = {need.cp for found in pages.values() for need in found}
     reference: dict[str, _Font] = {}
     verdicts = {path.name: _verdicts(whole, path, cps, reference) for path in served} if cps else {}
@@ -207,8 +204,7 @@ class Pages:
             self.needs[page] = found
 
     def check(self, originals: list[Path], served: list[Path]) -> list[str]:
-        """``check`` against the installed whole font (``fonts.font_files``), read as woff
-        (reading woff2 needs brotli): nothing to check without it or without a served font."""
+        """``check`` against the whole installed font, read as woff (woff2 needs brotli); nothing to check without it or a served font."""
         whole = next((p for p in originals if p.suffix == ".woff"), None)
         if whole is None or not served:
             return []

@@ -30,10 +30,8 @@ def is_notebook_page(page) -> bool:
     return src.startswith("notebooks/") and src.endswith((".py", ".ipynb"))
 
 
-# The regexes below read HTML because what they match is nbconvert's own
-# template output, fixed by the pinned versions: exact strings, not arbitrary
-# HTML. Parsing and re-serialising the whole page would rewrite every other
-# byte of it (attribute quoting, entities, MathML) to change these few.
+# The regexes below read nbconvert's own template output (exact strings, fixed by the pinned versions), not arbitrary HTML: re-serialising
+# the whole page would rewrite every other byte of it (attribute quoting, entities, MathML) to change these few.
 
 # -- 1. weight ---------------------------------------------------------------
 
@@ -66,8 +64,7 @@ def strip_jupyter_assets(html: str) -> str:
         return m.group(0)
 
     html = _SCRIPT.sub(script, html)
-    # Jupyter's own copy buttons (and their script): Material adds its own to
-    # every <pre><code>, which the code cells become below.
+    # Jupyter's own copy buttons (and their script): Material adds its own to every <pre><code>, which the code cells become below.
     html = _CLIPBOARD.sub("", html)
     # Code cells as Material's code blocks: its syntax colours (light and
     # dark), its copy button, no extra CSS. Whitespace tokens need no <span>.

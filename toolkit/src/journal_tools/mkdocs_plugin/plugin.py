@@ -86,10 +86,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # Draws the build-time figures: (refs, snippet dirs, cache dir) -> {target: svg}. The serve
     # plugin sets its warm worker's drawing here under ``mkdocs serve``.
     draw_figures = None
-    # The journal files an entry's code read, for its downloads to carry: (page path relative to the
-    # journal root, "docs/blog/posts/x.md") -> [Path or downloads.ReadFile relative to the root]. Set by
-    # whoever knows them (the record of what the page tests observed the code open); None: no files,
-    # and a download whose code reads one fails where it reads it.
+    # The journal files an entry's code read, for its downloads to carry: (page path relative to the journal root, "docs/blog/posts/x.md")
+    # -> [Path or downloads.ReadFile relative to the root]. Set by whoever knows them (the record of what the page tests observed the code
+    # open); None: no files, and a download whose code reads one fails where it reads it.
     files_read = None
     _sandbox = None  # make build: the worker that runs an entry's code when no record says what it reads
     # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
@@ -170,8 +169,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return files
 
     def _serve_broken(self, file, mistake: validate.InputError) -> None:
-        """make serve: a page with a mistake of its own is served under its panel, the build going on: a broken
-        include is left out; a refused post is served at MkDocs' draft level, out of the blog, at its last address."""
+        """make serve: a page with its own mistake is served under its panel (broken include left out; refused post as a draft)."""
         from mkdocs.structure.files import InclusionLevel
 
         path = Path(file.abs_src_path)
@@ -192,9 +190,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(-60)  # after the blog's on_files (-50) gave posts their URLs and on_nav marked those left out
     def on_nav(self, nav, *, config, files):
-        """Each entry's downloads (their notebooks link to the posts' URLs); a post the build leaves out
-        (a draft, in ``make build``) publishes none; make serve notes each post's address (a post whose
-        front matter breaks keeps it)."""
+        """Each entry's downloads (linking posts' URLs), none for a left-out post; make serve notes post addresses (kept if one breaks)."""
         # make serve keeps each post's download under a digest of what it is made of
         made = downloads.add_files(files, config, self.settings, self._download_key,
                                    self.kept_downloads if self.serving else None, self.files_read or self._files_read)
@@ -227,8 +223,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return page
 
     def _render_failed(self, page, mistake: Mistake) -> None:
-        """A page whose render failed: noted, given empty content; the build stops in on_env
-        (make serve: the page is served, its panel says why it is empty)."""
+        """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
         if self.page_mistake is not None and page.file.abs_src_path:
             self.page_mistake(Path(page.file.abs_src_path), mistake)
             # The blog renders a post's whole Markdown again for its excerpt, on every page listing it.
@@ -239,8 +234,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):
-        """Stop at the render mistakes, all of them; else keep compiled templates in Jinja's bytecode cache (a third
-        of a warm rebuild was compiling Material's templates)."""
+        """Stop at all render mistakes; else cache compiled templates (a third of a warm rebuild was compiling Material's templates)."""
         import jinja2
 
         _stop_if_any(self.render_mistakes)
@@ -289,8 +283,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return verified.add_badge(html, verified.badge_html(entry) + links)
 
     def _list_unverified(self) -> None:
-        """One line for the pages not verified since their last change: at a build, and at the first
-        build of make serve only (its line per save says what changed; each page's badge says the rest)."""
+        """One line for the pages unverified since their last change, at a build and make serve's first (later saves say what changed)."""
         pages = sorted(set(self.unverified))
         if pages and self._unverified_said is None:
             names = ", ".join(pages[:3]) + (f" and {len(pages) - 3:,} more" if len(pages) > 3 else "")
@@ -298,8 +291,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self._unverified_said = pages
 
     def _files_read(self, rel: str) -> list[Path]:
-        """The data files an entry's code reads (``core/record/code_reads.py``): from the record; else
-        observed in a run of its code now (``make build``), or the newest observation (``make serve``)."""
+        """Data files an entry's code reads: from the record; else observed now (``make build``), or the newest observation (make serve)."""
         run = None
         if not self.serving:
             if self._sandbox is None:
@@ -308,9 +300,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return code_reads.files_read(self.record, self.settings.root / rel, self.settings, run=run)
 
     def _download_key(self, src: Path) -> str:
-        """What a post's download is made of, once per page per build: the files the page tests read of
-        the page (the page, its includes) and every file under the snippet folders (the modules the
-        download writes in, the data files it carries), with names and bytes."""
+        """What a post's download is made of, once per page per build: the page, its includes, each snippet-folder file, names and bytes."""
         if src not in self.download_keys:
             snippets = [self.settings.rel(p) for d in self.settings.snippet_dirs for p in sorted(d.rglob("*"))
                         if p.is_file() and "__pycache__" not in p.parts]
@@ -376,9 +366,7 @@ def _stop_if_any(mistakes: Mistakes) -> None:
 
 
 def _renderable_excerpt(markdown: str, mistake: Mistake, source: str | None, settings: Settings) -> str:
-    """make serve, a post whose render failed: what of its Markdown the blog can still render as its
-    excerpt. Its excerpt as written when the mistake is after the excerpt separator (the pages listing
-    it are then what make build makes of them), else nothing (its title alone)."""
+    """make serve, a failed post render: its excerpt as written when the mistake is past the separator, else nothing (its title alone)."""
     separator = settings.blog.excerpt_separator if settings.blog is not None else None
     line = mistake.included_at[1] if mistake.included_at else mistake.line
     if not separator or separator not in markdown or source is None or line is None:

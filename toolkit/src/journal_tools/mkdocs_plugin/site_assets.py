@@ -25,10 +25,7 @@ def site_uri(name: str) -> str:
 
 
 def link(config) -> None:
-    """Put the toolkit's stylesheets and script in front of the site's own ``extra_css`` / ``extra_javascript``.
-
-    Idempotent: a config that already lists one (a rebuild reusing its config) keeps one entry.
-    """
+    """Put the toolkit's CSS and script before the site's own; idempotent (a rebuild reusing its config keeps one entry)."""
     for names, listed in ((STYLESHEETS, config.extra_css), (SCRIPTS, config.extra_javascript)):
         present = {str(entry) for entry in listed}  # extra_javascript holds ExtraScriptValue objects too
         listed[0:0] = [site_uri(n) for n in names if site_uri(n) not in present]

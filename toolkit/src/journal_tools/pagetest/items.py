@@ -50,10 +50,8 @@ class PageFile(pytest.File):
 
 
 def _with_record(file: pytest.File, make_items) -> list:
-    """The file's items, each carrying what the page tests read of the page (taken before the page
-    is parsed, so an edit while the tests run can only make the record stale, never vouch for
-    untested text) and the number of items, for the record (``core.record.inputs``); one
-    ``reused`` item instead when a record of the page's passed tests holds now."""
+    """The file's items, each carrying what the tests read of the page (taken before parsing, so an edit mid-run can only make the record
+    stale) and the item count; one ``reused`` item when a passed record holds."""
     settings = state.settings(file.config)
     rel = settings.rel(file.path)
     try:
@@ -108,8 +106,7 @@ def _own_bib_test(settings: Settings) -> str | None:
 
 
 def _broken_bibliography(exc: citations.BibError, settings: Settings):
-    """A page's render check when the BibTeX file cannot be read: skip if the file's own test
-    fails for it (one mistake, one failure), else fail with the file's error."""
+    """Render check with an unreadable BibTeX file: skip if the file's own test fails for it (one mistake, one failure), else fail."""
     reporter = _own_bib_test(settings)
     if reporter is None:
         raise exc
@@ -154,9 +151,8 @@ class RenderItem(_PageItem):
         self.page = page
 
     def runtest(self):
-        """Render the page and compare what a reader sees with what runs, unless a passed render of the
-        same inputs holds (in ``make check`` too: nothing runs in a render, so what it reads is known:
-        the page, its includes, the BibTeX file, mkdocs.yml's Markdown settings; 18 ms a page)."""
+        """Render the page and compare what a reader sees with what runs, unless a passed render of the same inputs holds (in ``make check``
+        too: a render runs no code, its reads are known)."""
         self.user_properties.append(("pagetest_fences", sum(len(s.parts) for s in self.page.steps)))
         settings, record = state.settings(self.config), state.render_record(self.config)
         rel = settings.rel(self.path)

@@ -15,9 +15,7 @@ from journal_tools.pagetest import state
 
 
 class Tally:
-    """Counts page blocks where the reports arrive (the controller under
-    pytest-xdist), so the totals add up across workers. One per config, so a
-    pytest run inside a test (pytester) keeps its own counts."""
+    """Counts page blocks where reports arrive (the xdist controller), so totals add up; one per config, so a pytester run keeps its own."""
 
     def __init__(self, config):
         self.config = config
@@ -85,11 +83,8 @@ class Tally:
 
 
 class Verified:
-    """Collects which pages passed all their tests and writes them to the record at the session's end (the
-    controller only), under what their tests and code read.
-
-    A page passes when every item reported and none failed; a failure drops its holding records; a page
-    ``--update-outputs`` rewrote is recorded after the rewrite; a reused page's record stands."""
+    """Records the pages that passed at session end (controller only): every item reported, none failed; a failure drops its records;
+    ``--update-outputs`` pages after the rewrite; reused ones stand."""
 
     def __init__(self, config):
         self.config = config

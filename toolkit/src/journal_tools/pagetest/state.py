@@ -26,9 +26,7 @@ _SHARED: list[Sandbox] = []
 
 
 def sandbox() -> Sandbox:
-    """The worker for page code: one per pytest process (each pytest-xdist worker has its
-    own), shared by the sessions the process runs (a pytest run inside a test, pytester's,
-    finds it warm), replaced when a block kills it, stopped when the process ends."""
+    """The page-code worker: one per pytest process, shared by its sessions (pytester finds it warm), replaced when killed."""
     if not _SHARED:
         _SHARED.append(Sandbox())
         atexit.register(_SHARED[0].close)
@@ -37,10 +35,8 @@ def sandbox() -> Sandbox:
 
 
 def record(config) -> Record:
-    """The record of passed checks (``core.record.inputs``). In ``make test`` (pytest's default
-    paths: no page, folder or ``-k`` named) a page whose record holds is not run again; off under
-    FRESH=1, CI and --update-outputs, and a named page (``make check PAGE=...``) or folder always
-    runs. Every session writes what passed."""
+    """The record of passed checks; in ``make test`` (no page, folder or ``-k`` named) a held page is not rerun; off under FRESH=1, CI,
+    --update-outputs. Every session writes what passed."""
     if _RECORD not in config.stash:
         rec = Record(settings(config).root)
         default_run = config.args_source == pytest.Config.ArgsSource.TESTPATHS and not config.getoption("keyword")
@@ -50,8 +46,7 @@ def record(config) -> Record:
 
 
 def render_record(config) -> Record:
-    """The record as the render checks use it: reused in every run but FRESH=1 and CI (a named page
-    too: a render runs no code, so what it reads is known before it runs)."""
+    """The record for render checks: reused in every run but FRESH=1 and CI, named pages too (a render runs no code)."""
     if _RENDER_RECORD not in config.stash:
         config.stash[_RENDER_RECORD] = Record(settings(config).root)
     return config.stash[_RENDER_RECORD]

@@ -15,8 +15,7 @@ __all__ = ["BackgroundNotebooks"]
 
 
 class BackgroundNotebooks:
-    """A notebook whose cache misses keeps its last outputs, marked stale, while a thread executes it into
-    mkdocs-jupyter's cache; then a rebuild is asked for."""
+    """A cache-missing notebook keeps its last outputs, marked stale, while a thread executes it into the cache; then a rebuild."""
 
     def __init__(self, rebuild):
         self.last: dict[str, tuple[str, object, str | None]] = {}  # src -> (content, toc, title)

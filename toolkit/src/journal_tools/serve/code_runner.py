@@ -34,8 +34,7 @@ class CodeRunner:
         self.sandbox.start_in_background()
 
     def run(self, pages: list[Path]) -> dict[Path, Future]:
-        """Queue ``pages``; a future per page. A page queued again replaces its older run,
-        and its run in progress, if any, is stopped (it runs code that was since edited)."""
+        """Queue ``pages``; a future per page. Queued again, a page replaces its older run and stops one in progress (code edited since)."""
         futures = {p: Future() for p in pages}
         with self._guard:
             for page, future in futures.items():

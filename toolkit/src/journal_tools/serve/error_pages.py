@@ -35,9 +35,8 @@ def install_error_pages(server, state: ServeState) -> None:
 
     def around_build(build):
         def builder(*args, **kwargs):
-            # build_error changes only when a build ends, so a request never sees a half state;
-            # the plugin's on_build_error leaves the real message in last_error (MkDocs then
-            # raises a bare Abort).
+            # build_error changes only when a build ends, so a request never sees a half state; the plugin's on_build_error leaves the real
+            # message in last_error (MkDocs then raises a bare Abort).
             state.last_error = None
             state.rebuilds += 1
             start = time.monotonic()
@@ -50,10 +49,9 @@ def install_error_pages(server, state: ServeState) -> None:
                 log.error("rebuild %d failed; the browser shows: %s", state.rebuilds, state.build_error.split("\n", 1)[0])
             else:
                 state.build_error = None
-                # Every rebuild ends in this line (save_log: once its code is done too) or the one above.
-                # MkDocs' own "Documentation built in 0.45 seconds" went through a filter that drops a
-                # message seen before (mkdocs.__main__ puts utils.DuplicateFilter on the build logger),
-                # so a rebuild as fast as an earlier one used to end with no line at all.
+                # Every rebuild ends in this line (save_log: once its code is done too) or the one above. MkDocs' own "Documentation built
+                # in 0.45 seconds" went through a filter that drops a message seen before (mkdocs.__main__ puts utils.DuplicateFilter on the
+                # build logger), so a rebuild as fast as an earlier one used to end with no line at all.
                 state.save_log.built(f"rebuild {state.rebuilds}", time.monotonic() - start)
 
         return builder

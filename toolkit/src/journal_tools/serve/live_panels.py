@@ -26,8 +26,7 @@ def poll_path(mount: str, dest_uri: str) -> str:
 
 
 def around_app(state: ServeState, mount: str):
-    """A wrapper for the server's WSGI app (``compat.livereload.wrap_app``): status lines on pages,
-    and the outcome requests of ``poll_path``. ``mount``: the site's path, as the server mounts it."""
+    """Wrap the server's WSGI app: status lines on pages, and the outcome requests of ``poll_path``; ``mount``: the site's path."""
 
     def wrap(serve_request):
         def request(environ, start_response):

@@ -21,9 +21,7 @@ PANEL_STYLE = (
 
 
 def panel_html(outcome: dict, poll: str | None = None) -> str:
-    """The status line (all passed, or code still running) or the failure panel, as HTML for the top
-    of the page. ``poll``: where a status line of code still running asks for the outcome
-    (``live_panels``); it replaces itself with the answer, so the page needs no rebuild."""
+    """The status line or failure panel as HTML for the page top; ``poll``: where a running status line asks for the outcome."""
     return PANEL_STYLE + status_html(outcome, poll)
 
 
@@ -59,15 +57,13 @@ def status_html(outcome: dict, poll: str | None = None) -> str:
 
 
 def with_build_problems(problems: list[dict], failures: list[dict]) -> list[dict]:
-    """A page's build mistakes, then its code's failures that are not one of them (reading the page
-    as tests meets the same include or front matter: said once)."""
+    """A page's build mistakes, then its code's failures that are not one of them (the tests meet the same include: said once)."""
     return problems + [f for f in failures if not any(
         p["where"] == f["where"] and p["message"].startswith(f["message"]) for p in problems)]
 
 
 def build_problem(mistake) -> dict:
-    """A mistake of the page's own that the build met (an include, TeX, a citation, a notebook cell,
-    its front matter), as an item of the page's panel and the save line; ``build``: not its code's."""
+    """A mistake of the page's own the build met, as an item of the page's panel and the save line; ``build``: not its code's."""
     where = mistake.origin.describe() if mistake.origin else (mistake.path or "")
     return {"where": where, "line": None, "message": mistake.problem.split("\n", 1)[0], "report": str(mistake),
             "build": True}

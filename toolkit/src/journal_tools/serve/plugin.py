@@ -79,15 +79,13 @@ class ServePlugin(BasePlugin[ServeConfig]):
         return files
 
     def on_nav(self, nav, *, config, files):
-        """Start running the code of the pages whose inputs changed (after every plugin's on_files:
-        the journal plugin's figures are drawn first, in the same warm worker)."""
+        """Start running the code of changed pages (after every on_files: the journal plugin's figures are drawn first, same worker)."""
         if self.serve_state is not None:
             self.serve_state.schedule(self.pages, self.settings)
         return nav
 
     def _page_mistake(self, path: Path, mistake) -> None:
-        """The journal plugin met a mistake of this page: the page is served under its panel, the
-        build goes on (``make build`` stops at it)."""
+        """A mistake of this page: served under its panel, the build goes on (``make build`` stops at it)."""
         self.page_mistakes.setdefault(path, []).append(mistake)
 
     def _draw_figures(self, refs: list, dirs: list[Path], record) -> dict[str, str]:
@@ -123,8 +121,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
 
     @event_priority(-110)  # after the journal plugin's (-100): the page as make build makes it, then ours on top
     def on_post_page(self, output, *, page, config):
-        """The window's line on listing pages; anchors on the blocks of a page whose code runs (its
-        status line is added when the page is requested: ``live_panels``)."""
+        """The window's line on listing pages; anchors on the blocks of pages whose code runs (status lines added on request)."""
         if self.window_note is not None and page.file.src_uri in self.listing_pages:
             output = panels.with_panel(output, serve_window.note_html(self.window_note))
         path = Path(page.file.abs_src_path) if page.file.abs_src_path else None
@@ -140,8 +137,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
         return panels.anchor_blocks(output, starts)
 
     def on_serve(self, server, *, config, builder):
-        """Show build errors in the browser instead of leaving it waiting; status lines on pages as
-        they are requested; MkDocs' own lines for each rebuild left to ours (``save_log``)."""
+        """Build errors shown in the browser, status lines on pages as requested; MkDocs' per-rebuild lines left to ours (``save_log``)."""
         if self.serve_state is not None:
             error_pages.install_error_pages(server, self.serve_state)
             mount = urllib.parse.urlsplit(config.site_url or "/").path or "/"

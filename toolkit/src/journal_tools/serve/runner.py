@@ -15,8 +15,7 @@ __all__ = ["draw_figures", "figures_in", "run_page"]
 
 
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
-    """Run every block of one page; the outcome as a JSON-ready dict. Raises Aborted as soon
-    as ``stale()`` says the page was saved again (a block running then is stopped)."""
+    """Run every block of one page; the outcome as a JSON-ready dict. Aborted as soon as ``stale()`` says the page was saved again."""
     from journal_tools.core.code.parse import parse_page
     from journal_tools.core.code.run import BlockError, ChainResult
     from journal_tools.core.mistake import Mistake
@@ -36,9 +35,8 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             raise Aborted()
         if not steps:
             continue
-        # Run as make update-outputs runs: a differing output is noted and the chain goes on. So an
-        # empty fence (the README's way to start an output) is "to fill", never the end of a
-        # doctest: page chain, and the blocks after it run; any other difference is a failure.
+        # Run as make update-outputs runs: a differing output is noted and the chain goes on. So an empty fence (the README's way to start
+        # an output) is "to fill", never the end of a doctest: page chain, and the blocks after it run; any other difference is a failure.
         result, differs = ChainResult(), []
         try:
             sandbox.run_chain(page, steps, result, differs, snippet_dirs=settings.snippet_dirs, cancelled=stale,
@@ -78,8 +76,7 @@ def _step_of(page, steps, mismatch):
 
 
 def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:
-    """Each figure target's SVG (or ``error: ...``) and what drawing it read, drawn in the sandbox's worker
-    (one request: what all of them read counts for each)."""
+    """Each figure target's SVG (or ``error: ...``) and what drawing it read, in one worker request (what all read counts for each)."""
     units = [Unit("figure function") for _ in targets]
     read: dict = {}
     try:

@@ -103,8 +103,7 @@ class SaveLog:
             log.info("%s: output to fill (make update-outputs)", _at(f))
 
     def _fixed(self, outcomes: dict[Path, dict], problems: dict[Path, list[dict]]) -> str:
-        """``fixed: docs/x.md:38 snippet include``: what the terminal said was wrong and is not any more
-        (the code's problems of the pages this build ran, every page's build mistakes, a failed build)."""
+        """``fixed: docs/x.md:38 snippet include``: what the terminal said was wrong and no longer is (code, build, a failed build)."""
         before = dict(self._build_open)
         for page in outcomes:
             before.update(self._code_open.get(page, {}))
@@ -119,8 +118,7 @@ class SaveLog:
 
 
 def _named(item: dict) -> tuple[str, str]:
-    """A problem's ``file:line`` and a short name for it (``snippet include``, ``NameError``, ``bad TeX in
-    formula``): what a later line says was fixed."""
+    """A problem's ``file:line`` and short name (``snippet include``, ``NameError``, ``bad TeX in formula``), for a later fixed line."""
     head = re.split(r"[:;(]", item["message"], maxsplit=1)[0].strip().removesuffix(" failed")
     words = head.split()
     return item["where"], " ".join(words[:4]) + ("…" if len(words) > 4 else "")

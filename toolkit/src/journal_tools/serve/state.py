@@ -72,9 +72,7 @@ class ServeState:
         return code_read is not None and not Inputs(code_read["files"], code_read["folders"]).holds(settings.root)
 
     def outcome(self, page: Path) -> dict | None:
-        """The run result for ``page`` as it stands now, or None for a page that has no run;
-        ``{"pending": True}`` while its newest run is not done (never waits). The page's own
-        mistakes the build met come first among its failures (and end "pending": they are known)."""
+        """``page``'s run result now (never waits): None without a run, ``{"pending": True}`` until its newest is done; mistakes first."""
         future = self.results.get(page)
         problems = self.build_problems.get(page, [])
         if future is None:

@@ -46,8 +46,7 @@ class Window:
         self._dates: dict[str, tuple[tuple, tuple]] = {}  # src_uri -> (stat, sort key): front matter read once per save
 
     def apply(self, files, post_dir: str) -> str | None:
-        """Remove from ``files`` the entries (pages under ``post_dir``, relative to docs/, as the blog finds
-        them) outside the window; the note saying so, or None if none is left out."""
+        """Remove the entries outside the window from ``files`` (posts under ``post_dir``); the note saying so, or None for none."""
         posts = {f.src_uri: f for f in files.documentation_pages() if f.abs_src_path and f.src_uri.startswith(f"{post_dir}/")}
         stats = {uri: os.stat(f.abs_src_path) for uri, f in posts.items()}
         if self.started is None:
@@ -78,8 +77,7 @@ class Window:
 
 
 def _sort_key(path: Path) -> tuple | None:
-    """(pinned, created) as the blog orders posts, read by the one front-matter reader; None where
-    the date cannot be read (the build that serves the entry names its line)."""
+    """(pinned, created) as the blog orders posts; None where the date cannot be read (the build that serves the entry names its line)."""
     try:
         meta = frontmatter.read(path.read_text(encoding="utf-8-sig"), str(path)).data
     except (OSError, UnicodeDecodeError, frontmatter.FrontMatterError):

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-# A command: in backticks, or at the start of a line of a code block (prose such
-# as "make targets" is no command).
+# A command: in backticks, or at the start of a line of a code block (prose such as "make targets" is no command).
 _MAKE = re.compile(r"(?:^|`)make ([a-z][\w-]*)", re.MULTILINE)
 _TARGET = re.compile(r"^([a-z][\w-]*)\s*:(?!=)", re.MULTILINE)
 _LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
@@ -26,8 +25,7 @@ def named_targets(text: str) -> set[str]:
 
 
 def path_pattern(folders: list[str], files: list[str]) -> re.Pattern:
-    """A path that starts at one of ``folders`` or is one of ``files``; it ends where a path
-    character ends (a `<placeholder>` or `:line` stops it)."""
+    """A path starting at one of ``folders`` or one of ``files``, ending where path characters end (`<placeholder>`, `:line` stop it)."""
     return re.compile(r"(?<![\w./-])((?:" + "|".join(map(re.escape, folders)) + r")/[\w./-]*|"
                       + "|".join(map(re.escape, files)) + r")")
 

@@ -76,9 +76,7 @@ json.dump(result, open(out_file, "w", encoding="utf-8"))
 
 @dataclass(frozen=True)
 class Problem:
-    """One way a download fails the page: where in the download (``downloads/<entry>.py:N``), the
-    page line it goes wrong at (an output the block checks, or the block that raised; None when
-    the download did not run at all) and what is wrong."""
+    """One way a download fails: where in it (``downloads/<entry>.py:N``), the page line (None: it did not run), and what."""
 
     where: str
     page_line: int | None
@@ -98,8 +96,7 @@ def needed(script: str) -> list[str]:
 
 
 def script_problems(script: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
-    """Copy the .py alone into an empty folder and run it there, in a fresh process that sees only
-    what its header names; one message per checked output it does not reproduce."""
+    """Run the .py alone in an empty folder, in a fresh process seeing only its header's names; a message per output not reproduced."""
     shown = f"{script.parent.name}/{script.name}"  # downloads/<entry>.py, as the site serves it
     with tempfile.TemporaryDirectory(prefix="download-") as tmp, \
             tempfile.TemporaryDirectory(prefix="download-run-") as run_dir:
@@ -193,9 +190,7 @@ def _cell_line(text_lines: list[str], cell_id: str) -> int:
 
 
 def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
-    """The downloads ``downloads.make`` gives for entry ``name`` of the session build (with the files
-    its code read, as the build was given them: by default what the build's record says,
-    ``core/record/code_reads.py``), and its page."""
+    """``downloads.make``'s downloads for entry ``name`` of the session build (given the files read as the build was), and its page."""
     from journal_tools.compat import mkdocs_config
     from journal_tools.core.record import code_reads
     from journal_tools.core.record.inputs import Record
@@ -212,9 +207,7 @@ _DOWNLOAD_HREF = re.compile(r'href="[^"]*downloads/(?P<stem>[^"/]+)\.py"')
 
 
 def site_links(built, settings):
-    """Where the session build serves each source of docs/, as the build's files said (``SiteLinks``):
-    a post where its built page (the one linking its downloads) is, any other page by MkDocs' own rule
-    (a notebook like a Markdown page), any other file at its own path."""
+    """Where the session build serves each docs/ source: a post at its built page, other pages by MkDocs' rule, files at their path."""
     from mkdocs.structure.files import File
 
     from journal_tools.mkdocs_plugin.downloads import SiteLinks
@@ -238,10 +231,8 @@ def site_links(built, settings):
 
 
 def _read_by_the_check(built, name: str) -> list[str]:
-    """What the comparison reads besides the downloads (which hold the snippet modules and data files
-    they need), relative to the build's folder: what the page tests read of the page (the entry, its
-    includes, mkdocs.yml, the BibTeX file), from which the page's steps are made. The toolkit's code
-    that makes and compares them is in the key."""
+    """What the comparison reads besides the downloads, from the build folder: the page tests' reads (entry, includes, mkdocs.yml, BibTeX);
+    the toolkit's code is in the key."""
     from journal_tools.compat import mkdocs_config
     from journal_tools.core.record.verified import read_by_tests
 
@@ -250,11 +241,8 @@ def _read_by_the_check(built, name: str) -> list[str]:
 
 
 def check_downloads(built, request, name: str) -> None:
-    """Entry ``name``'s script and notebook, as the session build serves them, print every checked
-    output of the page: one test for both files (a wrong output is one failure, not one per file).
-    Reused while the downloads and all they are compared with are unchanged since it passed
-    (journal_tools/testing/page_check_reuse.py). A failure caused by the page's own test is a skip
-    naming that test, or, when that test is not in this run, a failure with its first line."""
+    """Entry ``name``'s script and notebook print every checked output: one test for both files; reused while all they are compared with is
+    unchanged. A failure the page's own test causes skips naming it, or fails with its first line when it is not in this run."""
     import pytest
 
     from journal_tools.testing.page_check_reuse import PageChecks
@@ -285,9 +273,7 @@ def check_downloads(built, request, name: str) -> None:
 
 
 def first_failing_block(problems: list[Problem], page: Page) -> Step | None:
-    """The page's block where the downloads first go wrong: the earliest page line the problems
-    name (an output the block checks, or the block that raised), and the block it belongs to. What
-    follows it in a download runs after it (a script stops at the first error), so it is no new cause."""
+    """The page block where the downloads first go wrong (earliest page line named); what follows runs after it: no new cause."""
     named = [p.page_line for p in problems if p.page_line is not None]
     if not named:
         return None
@@ -304,10 +290,8 @@ def page_test_id(page: Page, step: Step) -> str:
 
 
 def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tuple[str, str] | None:
-    """(node id, first report line) of the page test that fails where the downloads first go wrong,
-    asked again now with the page tests' own code; None when that test passes (the downloads alone
-    are wrong). The page is read anew from ``project`` and the test's steps run in a fresh worker
-    (``core.sandbox``), as the page test runs them."""
+    """(node id, first report line) of the page test failing where the downloads first go wrong, rerun now from ``project`` in a fresh
+    worker as the page test runs; None when it passes."""
     from journal_tools.compat import mkdocs_config
     from journal_tools.core.code.run import ChainResult
     from journal_tools.core.code.sandbox import Sandbox

@@ -141,9 +141,7 @@ class Visit:
             route.abort()
 
     def load(self, rel: str, scheme: str | None = None) -> None:
-        """Load site page ``rel`` afresh (fetches recorded from here), its fonts ready; with ``scheme``
-        (Material's name of the palette the browser asked for), check that Material took it (else
-        the dark run could silently test the light palette twice)."""
+        """Load page ``rel`` afresh, fonts ready; with ``scheme``, check Material took that palette (else dark could test light twice)."""
         self.fetched.clear()
         response = self.page.goto(self.server.url(rel), wait_until="load")
         assert response is not None and response.ok, f"{rel}: HTTP {response.status if response else '-'}"

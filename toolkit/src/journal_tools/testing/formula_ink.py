@@ -141,9 +141,8 @@ _REMOVE = "() => document.querySelectorAll('[data-journal-ink]').forEach((el) =>
 
 @dataclass(frozen=True)
 class Gap:
-    """One base and one of its scripts, and the gap between their inks (CSS px; 0 when they
-    touch or overlap). ``formula``: the formula's index on the page; ``label``: its wrapper's
-    ``aria-label`` when it is display math ("Formula N"); ``before``: the words before it."""
+    """A base, one of its scripts and their ink gap (CSS px; 0 when touching). ``formula``: index on the page; ``label``: display math's
+    ``aria-label``; ``before``: words before it."""
 
     formula: int
     label: str
@@ -159,8 +158,7 @@ class Gap:
 
 
 def script_gaps(page, *, zoom: int = ZOOM, width: int = 400) -> list[Gap]:
-    """Every base-script pair of every <math> on the loaded ``page`` with its ink gap.
-    Leaves the page as it was (the column is removed)."""
+    """Every base-script pair of every <math> on ``page`` with its ink gap; the page is left as it was (the column is removed)."""
     built = page.evaluate(_BUILD, {"zoom": zoom, "margin": MARGIN, "width": width})
     try:
         if not built["pairs"]:
@@ -187,9 +185,7 @@ def _ink(shot: np.ndarray, crop: list[float], zoom: int) -> np.ndarray:
 
 
 def ink_gap(a: np.ndarray, b: np.ndarray, zoom: int) -> float | None:
-    """CSS px between the ink pixels of masks ``a`` and ``b`` (same shape): the shortest
-    distance between pixel centres less one pixel (adjacent pixels: 0), over ``zoom``;
-    None if either has no ink."""
+    """CSS px between the inks of masks ``a`` and ``b``: nearest pixel centres less one pixel (adjacent: 0) over ``zoom``; None: no ink."""
     if not a.any() or not b.any():
         return None
     if (a & b).any():

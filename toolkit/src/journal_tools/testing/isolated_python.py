@@ -23,8 +23,7 @@ def _canonical(name: str) -> str:
 
 
 def closure(names: list[str]) -> list[str]:
-    """``names`` (distributions) and every distribution they require, in turn (no extras;
-    environment markers evaluated here), by canonical name, sorted. A name not installed raises."""
+    """``names`` and every distribution they require (no extras; markers evaluated), canonical names sorted; raises if not installed."""
     from packaging.requirements import Requirement
 
     seen: set[str] = set()
@@ -43,8 +42,7 @@ def closure(names: list[str]) -> list[str]:
 
 
 def only(names: list[str], folder: Path) -> list[str]:
-    """Link into ``folder`` the top-level entries of ``names`` and all they require; return the
-    distributions linked."""
+    """Link into ``folder`` the top-level entries of ``names`` and all they require; return the distributions linked."""
     folder.mkdir(parents=True, exist_ok=True)
     dists = closure(names)
     for name in dists:

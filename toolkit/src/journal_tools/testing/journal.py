@@ -107,8 +107,7 @@ class Journal:
         return [e for e in self.entries if not e.draft]
 
     def entry_pages(self, site: Path) -> dict[Entry, str]:
-        """{entry: its built page, relative to ``site``}: the one page whose <h1> is the entry's title
-        and that is no list of excerpts (so whatever post_url_format says)."""
+        """{entry: built page relative to ``site``}: the page whose <h1> is its title and lists no excerpts (whatever post_url_format)."""
         titles: dict[str, list[str]] = {}
         for page in sorted(site.rglob("*.html")):
             html = page.read_text(encoding="utf-8")

@@ -22,8 +22,7 @@ import textwrap
 __all__ = ["located_lines", "skips_caused_by_failures", "take_located_failures"]
 
 def take_located_failures(stats: dict) -> list:
-    """Take out of ``stats["failed"]`` (what pytest's short summary reads) each failure located in its own
-    test file; they are returned, for :func:`located_lines` (the caller puts them back for the counts)."""
+    """Take failures located in their own test file out of ``stats["failed"]``, for :func:`located_lines` (the caller restores them)."""
     located, rest = [], []
     for report in stats.get("failed", []):
         path, _, name = report.nodeid.partition("::")
@@ -47,9 +46,7 @@ def located_lines(reports: list, width: int) -> list[str]:
 
 
 def skips_caused_by_failures(stats: dict) -> list[str]:
-    """One line per failure that made checks skip: how many, why, and which failing test says why.
-    A skip names the test it defers to (any test of the run, found in its reason); a skip naming a
-    test that itself skipped naming another is followed to the failure."""
+    """One line per failure that made checks skip (count, why, which test); a skip naming a skipped test is followed to the failure."""
     reports = [r for key in ("passed", "failed", "skipped", "error") for r in stats.get(key, []) if hasattr(r, "nodeid")]
     ids = sorted({r.nodeid for r in reports if "::" in r.nodeid}, key=len, reverse=True)  # the longest match first
     reasons = {r.nodeid: _reason(r) for r in stats.get("skipped", []) if hasattr(r, "nodeid")}

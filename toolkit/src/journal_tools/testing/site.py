@@ -47,30 +47,24 @@ ENV = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"} | {"NO_M
 # docs_dir and snippet folders (:func:`project_dirs`); a journal may lack requirements.txt.
 PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 FONTS = Path(".cache") / "fonts"
-# Build caches keyed on content, never on paths: mkdocs-jupyter's (the notebook's
-# bytes, its options, the snippets it imports, the renderer: notebook_cache.install)
-# and the figures' (the snippets' bytes). A copy seeded with them builds the same
-# bytes as a fresh copy (toolkit/tests/sites/test_reproducible.py builds both and compares); it
-# only skips re-executing notebooks and re-drawing figures that did not change.
+# Build caches keyed on content, not paths: mkdocs-jupyter's (notebook bytes, options, imported snippets, renderer: notebook_cache.install)
+# and the figures' (snippet bytes). A seeded copy builds the same bytes as a fresh one (toolkit/tests/sites/test_reproducible.py compares);
+# it only skips re-executing notebooks and re-drawing figures that did not change.
 BUILD_CACHES = ("mkdocs-jupyter",)
 # The record's rows a test build takes from the checkout's record and gives back: figures drawn, and what
 # an entry's code read (for its downloads; without them every session build ran every entry's code). Not
 # the pages' passed tests: a copy's badges stay those of a build with none, whatever the checkout ran.
 RECORD_KINDS = ("figure", code_reads.KIND)
-# Where the tests keep what their builds added to those caches, for the next
-# session: the author's own .cache/ is only read (make build evicts what it did
-# not use, so fixture-journal entries would not survive there). An entry no test
-# has used for STORE_DAYS is dropped (make clean drops them all).
+# Where the tests keep what their builds added to those caches, for the next session: the author's .cache/ is only read (make build evicts
+# what it did not use, fixture-journal entries too). An entry no test used for STORE_DAYS is dropped (make clean drops them all).
 CACHE_STORE = ROOT / ".cache" / "test-builds"
 STORE_DAYS = 14
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 
 def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
-    """(folder, record): ``make(folder)`` run once per test session in a fresh shared
-    ``folder``, its record (JSON-able) kept beside it. Under pytest-xdist every worker
-    has its own basetemp below one per-session folder: the first worker runs ``make``,
-    the others wait on a lock and read the record."""
+    """(folder, record): ``make(folder)`` run once per session in a fresh shared folder, its JSON-able record beside it; under xdist the
+    first worker makes it, the others wait on a lock."""
     base = tmp_path_factory.getbasetemp()
     shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / name
     with FileLock(str(shared) + ".lock"):
@@ -84,10 +78,7 @@ def once_per_session(tmp_path_factory, name: str, make) -> tuple[Path, dict]:
 
 
 def copy_project(dst: Path, src: Path = ROOT, *, caches: bool = True) -> Path:
-    """Copy what the build reads from ``src`` into ``dst`` (created).
-
-    ``caches=False``: without the stored build caches, so the build runs every
-    notebook and draws every figure itself."""
+    """Copy what the build reads from ``src`` into ``dst``; ``caches=False``: without stored caches (notebooks, figures made anew)."""
     dst.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         if (src / name).is_file():
@@ -111,9 +102,7 @@ def project_dirs(src: Path) -> list[str]:
 
 
 def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Path:
-    """Give the copy ``dst`` what a checkout holds but never commits: the math font (installed
-    by `make setup`; the plugin copies it into the site, and without it every page requests a
-    font that is not there) and, with ``caches``, the stored build caches."""
+    """Give ``dst`` the uncommitted math font (else every page requests a missing font) and, with ``caches``, the build caches."""
     if (checkout / FONTS).is_dir():
         shutil.copytree(checkout / FONTS, dst / FONTS)
     if caches:
@@ -122,8 +111,7 @@ def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Pa
 
 
 def seed_caches(dst: Path, *cache_roots: Path) -> None:
-    """Give ``dst`` the build cache entries found in ``cache_roots`` (folders like .cache/), and the
-    checkout's record of drawn figures (a row holds in the copy exactly when the files it read are the same)."""
+    """Give ``dst`` the cache entries in ``cache_roots`` and the checkout's drawn-figure record (holding iff the files are the same)."""
     Record(ROOT).copy_to(Record(dst), RECORD_KINDS)
     for name in BUILD_CACHES:
         target = dst / ".cache" / name
@@ -137,9 +125,7 @@ def seed_caches(dst: Path, *cache_roots: Path) -> None:
 
 
 def keep_caches(project: Path) -> None:
-    """Add what a successful build of ``project`` wrote to its build caches to the store
-    (and drop the store's entries unused for STORE_DAYS); the figures it drew go to the checkout's record
-    (labels are paths in the journal: a copy's rows hold only where its files are the checkout's)."""
+    """Store what a passing build of ``project`` added to its caches (dropping entries unused for STORE_DAYS); figures go to the record."""
     Record(project).copy_to(Record(ROOT), RECORD_KINDS)
     stale_before = time.time() - STORE_DAYS * 86400
     for name in BUILD_CACHES:
@@ -161,8 +147,7 @@ BUILD_TEST = "mkdocs.yml::build::test_docs_build"
 
 
 def without_notebook_execution(project: Path) -> Path:
-    """Make ``project``'s notebooks render without running (mkdocs-jupyter's ``execute: false``):
-    for builds whose test is not about notebooks."""
+    """Make ``project``'s notebooks render without running (``execute: false``), for builds whose test is not about notebooks."""
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
@@ -173,10 +158,8 @@ _BLOG = re.compile(r"(?m)^(?P<indent>[ \t]*)- blog(?P<colon>:?)[ \t]*(?:#.*)?$")
 
 
 def with_drafts(project: Path) -> Path:
-    """Make ``project``'s blog build its drafts (Material's blog option ``draft: true``), as a
-    test build does: a draft (``draft: true``, as ``make new`` writes it) gets every check of the
-    built site (browser, downloads) before publishing can turn them red. Only the copy's
-    mkdocs.yml is edited; ``make build`` and the published site still leave drafts out."""
+    """Make the copy's blog build its drafts (``draft: true``), so a draft gets every check of the built site before publishing; ``make
+    build`` still leaves drafts out."""
     config = project / "mkdocs.yml"
     text = config.read_text(encoding="utf-8")
     m = _BLOG.search(text)
@@ -214,10 +197,8 @@ def tree_digest(folder: Path) -> str:
 
 
 class _Builds:
-    """This test process's warm builder (journal_tools/testing/clean_builds.py): MkDocs, Material and
-    the installed journal_tools imported once; each build runs in a fork of it, as clean as a new
-    ``python -m mkdocs build`` process (no plugin instance or build state carries over) without
-    paying the imports (about 1.8 s) again."""
+    """The warm builder (journal_tools/testing/clean_builds.py): MkDocs, Material and journal_tools imported once, each build in a fork of
+    it, as clean as a new process without 1.8 s of imports."""
 
     proc: subprocess.Popen | None = None
     toolkit = ""  # the digest of the journal_tools it imported
@@ -245,12 +226,9 @@ class _Builds:
 
 
 def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bool = False) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` (``-v`` if ``verbose``) of ``project`` into ``site``, output in
-    ``stdout``; a successful build's new cache entries are kept.
-
-    In a fork of this process's warm builder (:class:`_Builds`) while the installed journal_tools
-    is the one it imported, no other environment is asked for and ``project`` has no journal_tools
-    of its own (which ``python -m mkdocs`` run there would import first); else in a new process."""
+    """``mkdocs build --strict`` of ``project`` into ``site``, output in ``stdout``; new cache entries kept. In a fork of :class:`_Builds`
+    when its journal_tools is the installed one, no environment is asked for and ``project`` has no journal_tools of its own; else a new
+    process."""
     site.parent.mkdir(parents=True, exist_ok=True)
     own = (project / "journal_tools").is_dir()
     if env is None and not own and _Builds.imported() == tree_digest(TOOLKIT):
@@ -267,8 +245,7 @@ def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bo
 
 
 def session_build(tmp_path_factory, name: str, copy) -> Built:
-    """One ``mkdocs build --strict`` per test session of ``copy(folder)`` (a project copy),
-    frozen as a one-commit repository (see :func:`once_per_session`); it never fails by itself."""
+    """``copy(folder)`` built by ``mkdocs build --strict`` once per session, frozen as a one-commit repo; never fails itself."""
     def build(shared: Path) -> dict:
         project = copy(shared / "project")
         freeze_as_git_repo(project)
@@ -292,8 +269,7 @@ def heading_text(page_html: str) -> str:
 
 
 class Built:
-    """The session's build: ``site`` (the output), ``output`` (mkdocs' log),
-    ``project`` (the frozen copy it was built from), ``returncode``."""
+    """The session's build: ``site``, ``output`` (mkdocs' log), ``project`` (the frozen copy built), ``returncode``."""
 
     def __init__(self, site: Path, output: str, project: Path, returncode: int = 0):
         self.site = site
@@ -311,8 +287,7 @@ class Built:
 
 
 def in_this_run(session, nodeid: str) -> bool:
-    """Is the test ``nodeid`` collected in this session (under pytest-xdist every worker
-    collects them all)? A test may skip saying another reports its failure only then."""
+    """Is ``nodeid`` collected in this session (under xdist every worker collects all)? Only then may a skip defer to it."""
     return any(item.nodeid == nodeid for item in session.items)
 
 _LOG_LINE = re.compile(r"^(?:ERROR|WARNING)\s+-\s+(?P<message>.*)$")
@@ -320,8 +295,7 @@ _LOCATED = re.compile(r"^(?P<path>[^\s:]+):(?P<line>\d+): ")
 
 
 def first_problem(output: str) -> str:
-    """The build's first located ``path:line: message`` (else its first error or warning,
-    else the error the command line printed: ``Error: ...`` to the end, or the last line)."""
+    """The build's first located ``path:line: message``, else its first error or warning, else ``Error: ...`` or the last line."""
     messages = [m["message"].strip() for m in map(_LOG_LINE.match, output.splitlines()) if m]
     located = [msg for msg in messages if _LOCATED.match(msg)]
     if located:
@@ -334,8 +308,7 @@ def first_problem(output: str) -> str:
 
 
 def build_problem(output: str, project: Path) -> str:
-    """:func:`first_problem` of a build of ``project``; a message about its mkdocs.yml
-    (MkDocs names the option, not the line) gets ``mkdocs.yml:N: `` in front."""
+    """:func:`first_problem` of a build of ``project``; one about mkdocs.yml (MkDocs names the option) gets ``mkdocs.yml:N: ``."""
     from journal_tools.compat.mkdocs_config import config_message_line
 
     problem = first_problem(output)
@@ -344,15 +317,9 @@ def build_problem(output: str, project: Path) -> str:
 
 
 def reporting_page_test(problem: str, project: Path) -> str | None:
-    """The page test (node id) that reports ``problem``, a build error of ``project``, or None.
-
-    The page tests are asked the same question again, with their own code, on
-    the sources the build read: a post's front matter and snippet includes
-    (``validate.check_page``, run first by a post's test), the formulas and
-    citations (``::render``), a notebook's cells (``::notebook``), the citations'
-    BibTeX file (``references.bib::bibliography``). Only the same file and line
-    (and, for a notebook, the same exception) counts as the same report.
-    """
+    """The page test (node id) reporting build error ``problem``, or None: the page tests' own code asks again on the sources the build read
+    (front matter and includes, ``::render``, ``::notebook``, ``references.bib::bibliography``); only the same file and line (a notebook:
+    exception) counts."""
     from journal_tools.core.settings import ConfigError
 
     m = _LOCATED.match(problem)
@@ -422,8 +389,7 @@ def _notebook_checks(path: Path, settings):
 
 
 def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
-    """From pytest's ``--junitxml`` report: (test id, first report line) of each failure,
-    the ids of errors, the number of tests."""
+    """From pytest's ``--junitxml``: (test id, first report line) of each failure, the ids of errors, the number of tests."""
     failed, errors, total = [], [], 0
     for case in ET.parse(report).getroot().iter("testcase"):
         total += 1

@@ -40,8 +40,7 @@ class SourceLines:
         self.settings = mkdocs_config.load(project / "mkdocs.yml")
 
     def page_source(self, site: Path, rel: str) -> Path | None:
-        """The source of built page ``rel`` (relative to ``site``): an entry by its download links,
-        else the Markdown page or notebook its URL comes from."""
+        """The source of built page ``rel``: an entry by its download links, else the Markdown page or notebook its URL comes from."""
         docs = self.settings.docs_dir
         html = (site / rel).read_text(encoding="utf-8") if (site / rel).is_file() else ""
         stems = set(_DOWNLOAD_LINK.findall(html))
@@ -113,8 +112,7 @@ class SourceLines:
         return f"{origin.path}:{origin.line}"
 
     def text(self, site: Path, rel: str, needle: str) -> str:
-        """``file:line`` of the first line of built page ``rel``'s source holding ``needle``
-        (else the source's first line; else the built page itself)."""
+        """``file:line`` of the first source line of page ``rel`` holding ``needle`` (else the source's first line, else the built page)."""
         own = self.page_source(site, rel)
         if own is None:
             return f"{rel}:1 (built page; no source page found)"

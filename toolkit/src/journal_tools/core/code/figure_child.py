@@ -42,8 +42,7 @@ def call(target: str) -> str:
 
 
 def observed_calls(targets: list[str], root: str | None) -> dict[str, list]:
-    """{target: [svg or error, what drawing it read inside ``root``]}; a module an earlier target
-    imported counts for every later one (it stays imported)."""
+    """{target: [svg or error, what drawing it read inside ``root``]}; a module an earlier target imported counts for every later one."""
     out = {}
     for target in targets:
         observe.start(root)

@@ -77,10 +77,8 @@ def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict
 
 def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
             stale: dict[str, str] | None = None) -> dict[str, str]:
-    """Every figure of ``refs`` as SVG, from the record or drawn (misses in one ``draw_with`` call) and recorded.
-
-    ``stale`` (make serve): last build's SVGs, served for a miss and left in ``stale`` to redraw after the build.
-    Raises FigureError naming the first figure line whose drawing failed."""
+    """Every figure of ``refs`` as SVG, from the record or drawn (misses in one ``draw_with`` call). ``stale`` (make serve): last build's
+    SVGs, served for a miss and left to redraw after the build. FigureError names the first failing figure line."""
     targets = sorted({r.target for r in refs})
     if not targets:
         return {}

@@ -47,8 +47,7 @@ class Notebook:
 
 
 def read_notebook(path: Path, settings: Settings) -> Notebook:
-    """The cells of ``path`` as jupytext reads them, each at its line (a percent script's cells found by their
-    first line; an ``.ipynb``'s numbered); a bad ``execution: timeout:`` is a PageError at its line."""
+    """The cells of ``path`` as jupytext reads them, each at its line; a bad ``execution: timeout:`` is a PageError at its line."""
     import jupytext
 
     text = path.read_text(encoding="utf-8")
@@ -86,8 +85,7 @@ def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
 
 
 def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
-    """Run the code cells in one namespace in ``folder``, appending each that ran to ``ran``; ``on_step(i)`` before
-    cell ``i`` (the sandbox's clock). Raises BlockError at the failing statement's script line."""
+    """Run the code cells in one namespace in ``folder`` (each added to ``ran``; ``on_step(i)`` before cell i); BlockError at its line."""
     reset_global_state()
     os.environ.setdefault("MPLBACKEND", "Agg")  # no window, as in a kernel without a display
     namespace = {"__name__": "__main__"}
@@ -113,8 +111,7 @@ def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[
 
 
 def check_notebook_math(nb: Notebook, settings: Settings) -> None:
-    """Every formula and citation of the Markdown cells converts (RenderProblem naming the line, as the
-    build would; BibError when the BibTeX file cannot be read)."""
+    """Every formula and citation of the Markdown cells converts (RenderProblem at the line; BibError for an unreadable BibTeX file)."""
     md = settings.markdown()
     for cell in nb.cells:
         if cell.kind != "markdown":

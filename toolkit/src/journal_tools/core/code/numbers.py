@@ -9,8 +9,7 @@ import re
 from decimal import Decimal
 
 _DECIMAL = r"-?(?:\d+\.\d*|\d+)(?:[eE][+-]?\d+)?"
-# A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z"
-# or of a word ("info", "nanny", "Trueness").
+# A number standing alone: not the 0 of "SoftmaxBackward0", not part of "x.y.z" or of a word ("info", "nanny", "Trueness").
 NUMBER = re.compile(rf"(?<![\w.])(?:{_DECIMAL}|-?inf|-?nan|True|False)(?![\w.])")
 # The same values as a matrix may write them in TeX (group "word": the value inside \text{} / \mathrm{}).
 TEX_NUMBER = re.compile(

@@ -67,8 +67,7 @@ class Observation:
                 self.opened(path, writing=False)
 
     def digests(self) -> dict:
-        """``{"files": {path: digest}, "folders": {path: digest}}``, paths relative to the root, taken now
-        (right after the code ran, so an edit made later cannot be vouched for by this run)."""
+        """``{"files": {path: digest}, "folders": {...}}`` relative to the root, taken right after the run (a later edit is not vouched)."""
         from journal_tools.core.record.inputs import file_digest, listing_digest
 
         def rel(path: str) -> str:

@@ -27,10 +27,8 @@ def _count(n: int) -> str:
 
 
 class OutputMismatch(Mistake):
-    """What a page shows differs from what its code printed, at the line it differs on; carries
-    the lines to rewrite: ``page`` (the page file to rewrite on update), ``first_line`` (1-based
-    page line of the first line to replace), ``old_lines``, ``new_lines``, ``kind`` ("output", an
-    expected-output fence, or "matrix", a checked formula) and ``numbers`` (matrix numbers written)."""
+    """What a page shows differs from what its code printed; carries the rewrite: ``page``, ``first_line`` (1-based), ``old_lines``,
+    ``new_lines``, ``kind`` ("output" fence or checked "matrix") and ``numbers`` written."""
 
     def __init__(self, origin: Origin, problem: str, page: str, first_line: int, old_lines: list[str],
                  new_lines: list[str], kind: str = "output", numbers: int = 0):
@@ -58,8 +56,7 @@ def _fence_line(page: Page, step: Step) -> int:
 
 
 def update_hint(path: str) -> str:
-    """What to run when the code is right and the page is not (``git diff`` shows the rewrite;
-    on a new, untracked page ``git status`` and the page itself do)."""
+    """What to run when the code is right and the page is not (``git diff`` shows the rewrite; ``git status`` on an untracked page)."""
     return f"if the code is right, run `make update-outputs PAGE={path}` and review the change"
 
 
@@ -98,8 +95,7 @@ def check_output(page: Page, step: Step, printed: str) -> None:
 
 
 def _first_differing_line(step: Step, expected: str, printed: str) -> int:
-    """0-based line of the expected output where it first differs from ``printed`` (its length when
-    it is a prefix: the next line is missing), compared as the check compares."""
+    """0-based line where the expected output first differs from ``printed`` (its length for a prefix), compared as the check does."""
     shown, got = expected.rstrip("\n").split("\n"), printed.rstrip("\n").split("\n")
     if step.expected_ignore_whitespace:
         shown, got = [re.sub(r"\s+", "", ln) for ln in shown], [re.sub(r"\s+", "", ln) for ln in got]
@@ -120,9 +116,7 @@ def _first_number_difference(shown: list[str], got: list[str]) -> str:
 
 
 def check_math(page: Page, step: Step, printed: str) -> None:
-    """Raise OutputMismatch if the checked matrix is not the printed tensor it shows: another
-    shape (never rewritten: the author's matrix keeps its shape), or another number (rewritten
-    in place, the matrix's layout kept)."""
+    """OutputMismatch if the checked matrix is not the printed tensor: another shape (never rewritten) or number (rewritten in place)."""
     check = step.math
     if check is None:
         return
@@ -158,9 +152,7 @@ def _formula_line(page: Page, check, offset: int) -> Origin:
 
 
 def _as_matrix(shape: tuple[int, ...], matrix: Matrix) -> tuple[int, int]:
-    """The rows x cols a tensor of ``shape`` is as this matrix: a 2-D tensor as it is; a 1-D
-    tensor of n as a 1xn row or an nx1 column (whichever the matrix fits); a scalar 1x1.
-    (0, 0) for a tensor no matrix shows (3 dimensions or more)."""
+    """Rows x cols of a tensor of ``shape`` as this matrix (1-D: row or column, whichever fits; scalar 1x1); (0, 0) for 3-D or more."""
     if len(shape) == 2:
         return shape
     if len(shape) == 1:
@@ -178,8 +170,7 @@ def _flatten(values: list | str) -> list[str]:
 
 
 def _shape_words(tensor: Printed, number: int | None = None) -> str:
-    """``6x2``, ``1-D of 6 numbers (a 1x6 or 6x1 matrix)``, ``a scalar``, ``2x6x2`` (with how to
-    name a matrix of it when it is the ``number``-th printed)."""
+    """``6x2``, ``1-D of 6 numbers (a 1x6 or 6x1 matrix)``, ``a scalar``, ``2x6x2`` (with how to name the ``number``-th printed)."""
     if tensor.summarised:
         return ("summarised (PyTorch or NumPy printed '...' for the entries it left out, so its shape cannot "
                 "be read): print it whole (torch.set_printoptions(threshold=...)) or print the part the matrix shows")
@@ -195,8 +186,7 @@ def _shape_words(tensor: Printed, number: int | None = None) -> str:
 
 
 def _shown_tensor(matrix: Matrix, tensors: list[Printed], selector: Selector | None, fence_line: int) -> Printed | str:
-    """The printed tensor the matrix shows, or why there is none (a message). The marker's
-    selector names it; without one, it is the one printed tensor of the matrix's shape."""
+    """The printed tensor the matrix shows (by the marker's selector, else the one of its shape), or a message why there is none."""
     keep = ("; `make update-outputs` keeps a matrix's shape: write the matrix in the tensor's shape "
             "(zeros will do) and it fills it")
     if selector is not None:
@@ -235,10 +225,8 @@ def _tensors(n: int) -> str:
 
 
 def _rewritten(lines: list[str], values: list[str], every: bool) -> tuple[list[str] | None, int]:
-    """The formula lines with each matrix number that differs from ``values`` (in the matrix's
-    order) written as printed, everything else as it was (``every``: each number written, a
-    placeholder's zeros too), and how many were written; None when the lines do not hold the
-    matrix that was checked."""
+    """The formula lines with each differing matrix number written as in ``values`` (``every``: all, placeholder zeros too), and the count;
+    None when the lines no longer hold the checked matrix."""
     text = "\n".join(lines)
     try:
         cells = checked_matrix(text).cells
@@ -278,8 +266,7 @@ class PageRewrite:
 
 
 def apply_updates(root: Path, updates: list[OutputMismatch]) -> list[PageRewrite]:
-    """Rewrite page lines, bottom-up per file so earlier line numbers stay valid; what was
-    written, page by page in the order the pages ran, each page's lines in order."""
+    """Rewrite page lines, bottom-up per file so earlier line numbers stay valid; returns what was written, in page run order."""
     by_path: dict[str, list[OutputMismatch]] = {}
     for u in updates:
         if u.can_rewrite:

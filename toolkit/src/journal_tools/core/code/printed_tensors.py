@@ -27,8 +27,7 @@ class _NotATensor(Exception):
 
 @dataclass(frozen=True)
 class Printed:
-    """One printed tensor: ``values`` nested as printed (a scalar: one value string),
-    ``shape``, ``start`` (offset in the output) and ``summarised`` (printed with ``...``)."""
+    """``values`` nested as printed (a scalar: one string), ``shape``, ``start`` offset in the output, ``summarised`` (with ``...``)."""
 
     values: list | str
     shape: tuple[int, ...]
@@ -135,8 +134,7 @@ def _call(text: str, pos: int, start: int) -> tuple[Printed, int]:
 
 
 def _value(text: str, pos: int) -> tuple[list | str, int, bool]:
-    """A number, or a bracketed list of values (commas or spaces between them), from ``pos``:
-    (values, offset after it, whether a ``...`` stood for entries left out)."""
+    """A number or bracketed list from ``pos``: (values, offset after it, whether a ``...`` stood for entries left out)."""
     pos = _skip_space(text, pos)
     number = NUMBER.match(text, pos)
     if number is not None:

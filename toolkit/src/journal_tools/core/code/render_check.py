@@ -43,8 +43,7 @@ def _render(source: str, settings: Settings) -> str:
 
 
 def check_render(page: Page, settings: Settings) -> None:
-    """Raise RenderProblem naming the page (and line) if the rendered page and the tests disagree
-    (BibError, naming the BibTeX file, when that file cannot be read)."""
+    """RenderProblem naming the page (and line) if the rendered page and the tests disagree; BibError for an unreadable BibTeX file."""
     source = read_source(settings.root / page.path, page.path)
     try:
         html = _render(source, settings)
@@ -71,8 +70,7 @@ _FENCE_LIKE = re.compile(r"(`{3,}|~{3,})")
 
 
 def _first_difference(page: Page, shown: list[str], looking: frozenset[str], langs: frozenset[str]) -> Origin:
-    """The line of the first block a reader and the tests see differently: a not-run code-like fence, a run fence
-    not shown as that code, a fence-like line outside every fence, else line 1."""
+    """Line of the first block a reader and the tests see differently (a not-run code-like fence, a misshown or stray fence), else 1."""
     not_run = [f for f in page.fences if f.lang in looking and f.lang not in langs]
     if not_run:
         return page.where(not_run[0].start)

@@ -39,8 +39,7 @@ _ORIGINS: dict[str, list[Origin]] = {}
 
 
 class BlockError(Mistake):
-    """A step failed at ``origin`` (its failing line); ``problem`` is the exception's line and the
-    mapped traceback (or the mismatch, the limit), ``cause`` what it raised."""
+    """A step failed at ``origin``; ``problem``: exception line and mapped traceback (or mismatch, limit); ``cause``: what it raised."""
 
     def __init__(self, origin: Origin, problem: str, cause: BaseException | None = None, printed: str | None = None):
         self.cause = cause
@@ -125,8 +124,7 @@ def _compile(page: Page, part: Part):
 
 
 def compile_mapped(code: str, origins: list[Origin], origin: Origin):
-    """Compile ``code`` whose line k was written at ``origins[k - 1]`` (``origin``: its first line),
-    so tracebacks and syntax errors name those lines; a SyntaxError becomes a BlockError."""
+    """Compile ``code`` whose line k was written at ``origins[k - 1]``, so tracebacks name those lines; SyntaxError becomes BlockError."""
     name = synthetic_name(origin)
     _ORIGINS[name] = origins
     source_lines = code.splitlines(keepends=True)
@@ -139,8 +137,7 @@ def compile_mapped(code: str, origins: list[Origin], origin: Origin):
 
 
 def synthetic_name(origin: Origin) -> str:
-    """The file name code first written at ``origin`` is compiled under (what tracebacks,
-    and faulthandler's stack dumps, show for its frames)."""
+    """The file name code first written at ``origin`` is compiled under (as tracebacks and faulthandler dumps show it)."""
     return f"<page {origin.path}:{origin.line}>"
 
 
@@ -179,8 +176,7 @@ def format_exception(exc: BaseException) -> tuple[Origin | None, str]:
 
 
 def exception_line(exc: BaseException) -> str:
-    """The exception's line as Python's traceback prints it, ``Did you mean`` included (taken from
-    ``sys.__excepthook__``: ``str(exc)`` lacks it, and so does ``traceback`` before 3.12)."""
+    """The exception line as Python prints it, ``Did you mean`` included (``str(exc)`` lacks it, and ``traceback`` before 3.12)."""
     te = traceback.TracebackException.from_exception(exc)
     line = "".join(te.format_exception_only()).strip("\n")
     if "Did you mean" in line or not isinstance(exc, (NameError, AttributeError, ImportError)):
@@ -206,9 +202,7 @@ def _tidy(text: str) -> str:
 
 
 def _skip_reason(step: Step, namespace: dict) -> str | None:
-    """Why ``step`` is skipped (importorskip, skip, skipif), or None. Marks were
-    evaluated when the page was read; a string skipif condition is evaluated
-    here, against the page's namespace, as pytest would evaluate it."""
+    """Why ``step`` is skipped, or None; a string skipif condition is evaluated here against the page's namespace, as pytest would."""
     if step.importorskip:
         try:
             __import__(step.importorskip)
@@ -229,9 +223,8 @@ def _skip_reason(step: Step, namespace: dict) -> str | None:
 
 def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
               on_step: Callable[[int], None] | None = None, seed: int = SEED) -> ChainResult:
-    """Run steps in order in one namespace, in a fresh temporary folder, filling ``result`` as they finish.
-
-    ``update``: a list to take mismatched outputs instead of failing; ``on_step(i)`` before step ``i``; ``seed``: the start seed."""
+    """Run steps in one namespace in a fresh temporary folder, filling ``result``. ``update``: collects mismatches instead of failing;
+    ``on_step(i)`` before step ``i``."""
     reset_global_state(seed)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     old_cwd = os.getcwd()

@@ -68,10 +68,8 @@ class Aborted(Exception):
 
 
 class Sandbox:
-    """One worker process for page code, replaced when it dies or hangs; requests served one at a time.
-
-    ``spare=True`` (``make serve``): a second worker kept warm (page code's imports done, the last request
-    rehearsed), so the save after a hang is as fast as any."""
+    """One worker process for page code, replaced when it dies or hangs. ``spare=True`` (``make serve``): a second worker kept warm and
+    rehearsed, so the save after a hang is fast."""
 
     def __init__(self, spare: bool = False):
         self._lock = threading.Lock()
@@ -90,10 +88,8 @@ class Sandbox:
 
     def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None,
                   root: Path | None = None) -> None:
-        """``core.run.run_chain`` in the worker: ``result`` (and ``update``) filled the
-        same way; a block that fails, runs past the page's limit or ends the worker is a
-        BlockError naming its line. ``cancelled``: see :meth:`call`. ``root``: the journal's
-        folder, whose files the code read are put in ``result.observed`` (:meth:`call`)."""
+        """``core.run.run_chain`` in the worker; a block that fails, runs past the limit or ends the worker is a BlockError at its line
+        (``cancelled``, ``root``: :meth:`call`)."""
         from journal_tools.core.code.run import BlockError, part_origin, synthetic_name
 
         sources = {synthetic_name(part_origin(page, part)): (part.origins, part.code.splitlines())
@@ -114,8 +110,7 @@ class Sandbox:
 
     def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=(), root: Path | None = None,
                      observed: dict | None = None) -> None:
-        """``core.notebook.run_notebook`` in the worker, with each cell under the notebook's limit
-        (``root``, ``observed``: see :meth:`call`)."""
+        """``core.notebook.run_notebook`` in the worker, each cell under the notebook's limit (``root``, ``observed``: :meth:`call`)."""
         from journal_tools.core.code.notebook import cell_origins
         from journal_tools.core.code.run import BlockError, synthetic_name
 
@@ -140,10 +135,8 @@ class Sandbox:
 
     def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
              rehearsable: bool = False, root: Path | None = None, observed: dict | None = None):
-        """``fn(progress, *args)`` in the worker, its return value here; ``progress(i, value)`` restarts the clock.
-
-        ``cancelled()`` stops the request; ``rehearsable``: a spare may rerun it; ``root``: what the code read goes
-        to ``observed``. Raises Stopped (limit, dead worker), Aborted, or RuntimeError (the worker's own code)."""
+        """``fn(progress, *args)`` in the worker; ``progress`` restarts the clock, ``rehearsable``: a spare may rerun it, ``root``: reads go
+        to ``observed``. Raises Stopped, Aborted or RuntimeError."""
         env = self._env = _environment(snippet_dirs, root)
         with self._lock:
             worker = self._send(fn, args, env)
@@ -311,9 +304,7 @@ class Sandbox:
 
 
 def _environment(snippet_dirs, root: Path | None = None) -> dict:
-    """What the worker takes from the caller for each request: its import path (with the
-    snippet folders first, as PYTHONPATH puts them), environment and working folder, and
-    the journal folder whose reads it observes."""
+    """The caller's import path (snippet folders first, as PYTHONPATH), environment, working folder and observed folder, per request."""
     dirs = [str(d) for d in snippet_dirs]
     try:
         cwd = os.getcwd()
@@ -331,8 +322,7 @@ def _context():
 
 @contextlib.contextmanager
 def _main_not_rerun():
-    """While a worker starts, make ``__main__`` look like a ``-m`` module named ``__main__``, so multiprocessing
-    skips re-running the parent's main script in it (``spawn._fixup_main_from_name``; no option for it)."""
+    """While a worker starts, ``__main__`` looks like a ``-m`` module, so multiprocessing does not re-run the parent's script."""
     main = sys.modules.get("__main__")
     if main is None:
         yield
@@ -377,8 +367,7 @@ class _Worker:
             self.run_quietly(sandbox_child.warm, (modules,), env or _environment(()), START_SECONDS)
 
     def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
-        """Run a request whose answer nobody reads (a spare's imports, its rehearsal);
-        RuntimeError if it is not done within ``seconds`` (the caller discards the worker)."""
+        """Run a request whose answer nobody reads (a spare's imports, rehearsal); RuntimeError past ``seconds`` (worker discarded)."""
         self.conn.send((fn, args, env))
         deadline = time.monotonic() + seconds
         while (remaining := deadline - time.monotonic()) > 0:
@@ -441,8 +430,7 @@ def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
 
 
 def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
-    """(origin, problem) for a stopped unit: the innermost page frame of the stack that ran
-    page code names the line; the stack is shown from the page's outermost frame on."""
+    """(origin, problem) for a stopped unit: the innermost page frame names the line; the stack shown starts at the outermost page frame."""
     def origin_of(file: str, line: int) -> Origin | None:
         origins = sources.get(file, ((),))[0]
         return origins[line - 1] if 1 <= line <= len(origins) else None

@@ -66,8 +66,7 @@ def main(conn, dump_path: str, parent: int) -> None:
 
 
 def _imported_since(known: set[str], seen: set[str]) -> list[str]:
-    """The modules imported since the last request, snippet modules left out (forgotten
-    before every request anyway); ``known`` is updated."""
+    """Modules imported since the last request, snippet modules left out (forgotten before every request); updates ``known``."""
     prefixes = tuple(os.path.join(d, "") for d in seen)
     new = [name for name in sys.modules if name not in known]
     known.update(new)
@@ -108,8 +107,7 @@ def _set_up(dump_path: str, parent: int) -> None:
 
 
 def _end_with(parent: int) -> None:
-    """End the worker once the process it serves is gone: the clock is the parent's, and PR_SET_PDEATHSIG follows
-    the forkserver, which never ends while a worker holds its pipe; a thread looks once a second."""
+    """End the worker once its parent is gone (PR_SET_PDEATHSIG follows the forkserver, which outlives it): a thread looks once a second."""
     real_exit = os._exit
 
     def watch() -> None:
@@ -149,9 +147,8 @@ def warm(progress, modules: list[str]) -> None:
 
 
 def chain(progress, page, steps, updating: bool):
-    """In the worker: run one chain (and again from another seed where it has checked outputs:
-    ``reproducible``); (step results, output updates, BlockError's arguments or None: what the
-    step printed goes with them, so ``make serve`` tells an empty output fence from a failure)."""
+    """Run one chain (again from another seed for ``reproducible``): (step results, updates, BlockError arguments or None), printed output
+    included so ``make serve`` tells an empty fence from a failure."""
     from journal_tools.core.code.run import BlockError, ChainResult
     from journal_tools.core.code.seed_check import run_checked
 

@@ -19,8 +19,7 @@ def checked(step: Step) -> bool:
 
 def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
                 on_step: Callable[[int], None] | None = None) -> ChainResult:
-    """``run.run_chain``, then the seed check above; a seed-dependent output is a BlockError
-    at its block (before any mismatch of its own: that mismatch is the seed's doing)."""
+    """``run.run_chain``, then the seed check; a seed-dependent output is a BlockError at its block, before any mismatch of its own."""
     on_step = on_step or (lambda index: None)
     before: list[int] = []  # len(update) before each step: which updates a step made
 
@@ -57,8 +56,7 @@ class _SeedDependent(Exception):
 
 
 def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step) -> None:
-    """Run ``steps`` again from OTHER_SEED, up to the last checked one; raise _SeedDependent at
-    the first checked step that prints something else (or at the step that fails this time)."""
+    """Rerun ``steps`` from OTHER_SEED up to the last checked one; _SeedDependent at the first checked step printing otherwise or failing"""
     last = max((i for i, s in enumerate(steps) if checked(s) and i < len(printed)), default=None)
     if last is None:
         return

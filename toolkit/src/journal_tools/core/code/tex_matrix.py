@@ -31,9 +31,7 @@ class MatrixError(Exception):
 
 @dataclass(frozen=True)
 class Cell:
-    """One entry as written: its text, its offset in the formula, and what it is:
-    a number (``value`` as PyTorch prints it, ``span`` its offsets in the formula),
-    dots (``dots``: "across" or "down"), empty, or other text (all None)."""
+    """An entry: text, offset, and a number (``value`` as PyTorch prints it, ``span``), dots (``dots``: across/down), empty or other."""
 
     text: str
     start: int
@@ -49,8 +47,7 @@ class Cell:
 
 @dataclass(frozen=True)
 class Matrix:
-    """The checked matrix: ``rows`` of number cells as shown (dots left out), and where
-    rows (``rows_cut``) or columns (``cols_cut``) are elided: the count shown before the dots."""
+    """The checked matrix: ``rows`` of number cells (dots left out); ``rows_cut``/``cols_cut``: the count shown before elision dots."""
 
     rows: list[list[Cell]]
     rows_cut: int | None = None
@@ -92,8 +89,7 @@ class Matrix:
 
 
 def checked_matrix(tex: str) -> Matrix:
-    """The one matrix of numbers in a checked formula; MatrixError when there is none, more
-    than one, or it is not a grid of numbers (see the module docstring)."""
+    """The one matrix of numbers in a checked formula; MatrixError when there is none, several, or it is not a grid of numbers."""
     numeric = [(env, rows) for env, rows in _environments(tex) if any(c.value is not None for row in rows for c in row)]
     if not numeric:
         raise MatrixError(0, "the formula after <!-- journal:expected-math --> has no numbers in a matrix environment")
@@ -106,8 +102,7 @@ def checked_matrix(tex: str) -> Matrix:
 
 
 def matrix_numbers(tex: str) -> list[str]:
-    """The numbers of a checked formula's matrix, in order; none when it cannot be read
-    (the check says why; the build, which shows them in downloads, does not stop for it)."""
+    """The numbers of a checked formula's matrix in order; none when unreadable (the check says why; the build does not stop for it)."""
     try:
         return [c.value for c in checked_matrix(tex).cells]
     except MatrixError:

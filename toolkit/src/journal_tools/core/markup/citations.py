@@ -144,8 +144,7 @@ _LOADED: dict[str, tuple[tuple, Bibliography]] = {}
 
 
 def load(path: str | Path) -> Bibliography:
-    """The BibTeX file at ``path``, parsed and formatted (BibError at file:line); kept per process while its size
-    and mtime hold, since MkDocs makes a new extension for every page."""
+    """The BibTeX file, parsed and formatted (BibError at file:line); cached by size and mtime, since MkDocs makes an extension per page."""
     path = Path(path).resolve()
     rel = _project_rel(path)
     try:
@@ -196,8 +195,7 @@ def _bib_error(exc: Exception, text: str, rel: str) -> BibError:
 
 @functools.cache
 def _pybtex(kind: str, name: str):
-    """One instance per process of a pybtex plugin: ``find_plugin`` reads the installed
-    packages' entry points on every call (about 13 ms each)."""
+    """One pybtex plugin instance per process: ``find_plugin`` reads every entry point on each call (about 13 ms)."""
     return find_plugin(kind, name)()
 
 
@@ -298,8 +296,7 @@ def list_items(bib: Bibliography, keys) -> list[tuple[str, str]]:
 
 
 def append_reference_list(page_html: str, bib: Bibliography, heading: str = "References") -> tuple[str, list[str]]:
-    """A notebook page's HTML with one reference list for the ``data-cite`` keys its cells cite, and those keys
-    (UnknownKey for a key no longer in the file)."""
+    """A notebook page's HTML with one reference list for its ``data-cite`` keys, and those keys (UnknownKey for a key not in the file)."""
     keys = list(dict.fromkeys(html.unescape(m["key"]) for m in _DATA_CITE.finditer(page_html)))
     if not keys:
         return page_html, []
@@ -319,10 +316,8 @@ _MARKDOWN_CITATION = re.compile(r"(?P<escaped>\\)?" + CITATION)
 
 
 def cite_in_markdown(text: str, bib: Bibliography) -> tuple[str, list[str]]:
-    """``text`` with each ``[@key, locator]`` written as the page shows it, ``([Raschka, 2024](#ref-raschka2024),
-    ch. 3)``, linked to its item of :func:`reference_list_markdown`; and the keys, in citing order.
-    Code spans, HTML comments and ``\\[@...]`` stay as written, as the extension leaves them; an unknown
-    key raises UnknownKey."""
+    r"""``text`` with each ``[@key, locator]`` written as the page shows it, linked to :func:`reference_list_markdown`, and the keys in
+    order. Code spans, HTML comments and ``\[@...]`` stay as written; UnknownKey for an unknown key."""
     keys: list[str] = []
 
     def cite(m: re.Match[str]) -> str:
@@ -348,8 +343,7 @@ def cite_in_markdown(text: str, bib: Bibliography) -> tuple[str, list[str]]:
 
 
 def reference_list_markdown(bib: Bibliography, keys, heading: str = "References") -> str:
-    """The page's reference list as Markdown: the heading, one item per key (pybtex's HTML, which
-    Jupyter renders), each with the anchor the citations link to, sorted as the page sorts them."""
+    """The reference list as Markdown (pybtex HTML items, which Jupyter renders) with the anchors citations link to, in the page's order."""
     items = [f'- <a id="{html.escape(anchor)}"></a>{" ".join(reference.split())}'
              for anchor, reference in list_items(bib, keys)]
     return f"## {heading}\n\n" + "\n".join(items)
@@ -395,8 +389,7 @@ class _ReferenceList(Treeprocessor):
         self.ext = ext
 
     def run(self, root):
-        """Append the heading and the list as elements (the table of contents lists the heading; MkDocs'
-        anchor check sees the items' ids), each item's pybtex HTML kept raw in the stash."""
+        """Append the heading (for the table of contents) and items (for MkDocs' anchor check), each item's HTML raw in the stash."""
         if not self.ext.cited or not self.ext.getConfig("reference_list"):
             return
         etree.SubElement(root, "h2").text = self.ext.getConfig("heading")

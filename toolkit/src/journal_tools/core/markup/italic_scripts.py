@@ -24,16 +24,14 @@ ITALIC_CORRECTION = {
     "δ": 31, "ε": 31, "ζ": 132, "κ": 56, "ν": 70, "ξ": 88, "π": 68, "σ": 59, "τ": 69,
 }
 
-# The letters browsers draw in math italic in a lone <mi> (MathML Core's math-auto): Latin
-# and lowercase Greek.
+# The letters browsers draw in math italic in a lone <mi> (MathML Core's math-auto): Latin and lowercase Greek.
 LETTERS = [chr(c) for c in [*range(0x41, 0x5B), *range(0x61, 0x7B), *range(0x3B1, 0x3CA)]]
 
 _BASE = re.compile(r"<(msup|msubsup)><mi>([^<&])</mi>")
 
 
 def add_italic_correction(mathml: str) -> str:
-    """``mathml`` with the italic correction after each lone italic letter that carries a
-    superscript (see the module doc); everything else byte for byte as it was."""
+    """``mathml`` with the italic correction after each lone italic letter carrying a superscript; everything else byte for byte."""
 
     def corrected(m: re.Match) -> str:
         thousandths = ITALIC_CORRECTION.get(m[2])
@@ -54,8 +52,7 @@ def italic_form(letter: str) -> int:
 
 
 def from_font(path) -> dict[str, int]:
-    """{letter: italic correction in thousandths of an em} of ``LETTERS``' italic forms in the
-    font file ``path`` (its MATH table), leaving out those without one."""
+    """{letter: italic correction in thousandths of an em} from the font's MATH table, letters without one left out."""
     from fontTools.ttLib import TTFont
 
     font = TTFont(path)

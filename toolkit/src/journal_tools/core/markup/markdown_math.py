@@ -16,8 +16,7 @@ __all__ = ["MathExtension", "display_attributes", "makeExtension"]
 
 
 def display_attributes(number: int) -> dict[str, str]:
-    """Attributes of a display formula's wrapper: a sideways-scrolling box needs tabindex, a role and a name (axe);
-    numbered per conversion, renumbered per page by ``mkdocs_plugin/a11y.py``."""
+    """Attributes a scrolling display formula needs (axe: tabindex, role, name); renumbered per page by ``mkdocs_plugin/a11y.py``."""
     return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {number}"}
 
 

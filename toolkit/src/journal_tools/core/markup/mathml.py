@@ -14,9 +14,8 @@ from journal_tools.core.mistake import Mistake
 
 __all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
 
-# One converter for the whole process: it is cheap to call (microseconds a
-# formula). Local state per formula, so a page's \def or \tag cannot leak into
-# the next page.
+# One converter for the whole process: it is cheap to call (microseconds a formula). Local state per formula, so a page's \def or \tag
+# cannot leak into the next page.
 _CONVERTER = math_core.LatexToMathML(fancy_error=False)
 
 _OFFSET = re.compile(r"^(\d+): ")
@@ -24,14 +23,12 @@ _OFFSET = re.compile(r"^(\d+): ")
 # fence between $$ lines, say): not in the source, so not searched for, and not shown.
 _STASHED = re.compile(r"\d+".join(re.escape(part) for part in HTML_PLACEHOLDER.split("%s")))
 
-# Class of the wrapper around display math (scrolls sideways on narrow
-# screens; see journal_tools/mkdocs_plugin/assets/journal.css).
+# Class of the wrapper around display math (scrolls sideways on narrow screens; see journal_tools/mkdocs_plugin/assets/journal.css).
 DISPLAY_CLASS = "math-display"
 
 
 class MathError(Mistake, ValueError):
-    """A formula math-core cannot convert: ``tex``, ``line`` (of the character it stopped at, or None), ``reason``,
-    ``offset``, ``src_path``."""
+    """A formula math-core cannot convert: ``tex``, ``line`` (where it stopped, or None), ``reason``, ``offset``, ``src_path``."""
 
     def __init__(self, *, tex: str, reason: str, src_path: str | None = None, line: int | None = None,
                  offset: int | None = None):
@@ -51,10 +48,7 @@ class MathError(Mistake, ValueError):
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:
-    """Convert one formula (unescaped TeX) to a ``<math>`` element; MathError on bad TeX.
-
-    The superscripts of italic letters get the italic correction browsers leave out
-    (``journal_tools.core.markup.italic_scripts``)."""
+    """One formula (unescaped TeX) as ``<math>``, with italic superscript corrections browsers leave out; MathError on bad TeX."""
     try:
         mathml = _CONVERTER.convert_with_local_state(tex, displaystyle=display)
     except math_core.LatexError as exc:
@@ -63,8 +57,7 @@ def tex_to_mathml(tex: str, *, display: bool) -> str:
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:
-    """1-based line of ``source`` holding character ``offset`` of ``tex`` (without ``offset``, its first line); None
-    if absent. The formula is found whole, by its first line, or with whitespace left out, which is all that differs."""
+    """1-based line of ``source`` with ``tex``'s character ``offset`` (else its first line) or None; found whole, by 1st line, unspaced."""
     if not source:
         return None
     start = _find(_STASHED.sub("\n", tex), source)
@@ -93,8 +86,7 @@ def _find(tex: str, source: str) -> int | None:
 
 
 def _source_index(tex: str, source: str, start: int, offset: int) -> int:
-    """Index in ``source`` of the non-space character of ``tex`` at (or first after) ``offset``
-    (the last one past the end); ``start`` if the two stop agreeing."""
+    """Index in ``source`` of ``tex``'s non-space character at or after ``offset`` (the last past the end); ``start`` if they disagree."""
     solid = [ch for ch in tex if not ch.isspace()]
     if not solid:
         return start

@@ -28,8 +28,7 @@ class FrontMatterError(Mistake):
 
 @dataclass
 class FrontMatter:
-    """A page's front matter: ``lines`` maps a key path (``"date.created"``, ``"categories.0"``) to its value's
-    line; ``body_line`` is where the Markdown starts."""
+    """``lines`` maps a key path (``"date.created"``, ``"categories.0"``) to its value's line; ``body_line``: where Markdown starts."""
 
     path: str
     data: dict = field(default_factory=dict)
@@ -56,8 +55,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def read(text: str, path: str) -> FrontMatter:
-    """Parse the front matter at the top of ``text`` (a page's source as MkDocs reads it:
-    ``journal_tools.core.page.source``, one ``\\n`` per line)."""
+    r"""Parse the front matter of ``text`` (read by ``journal_tools.core.page.source``: one ``\n`` per line)."""
     text = text.removeprefix("\ufeff")
     m = FENCE.match(text)
     if m is None:
@@ -105,8 +103,7 @@ def _build(node: yaml.Node, key: str, fm: FrontMatter):
 
 
 def _merge(node: yaml.MappingNode, fm: FrontMatter) -> set[int]:
-    """Merge ``<<`` keys into ``node`` in place, with PyYAML's own merge (its nodes keep their lines);
-    the ids of the key nodes written in this mapping itself."""
+    """Merge ``<<`` keys into ``node`` in place with PyYAML's merge (nodes keep their lines); returns the ids of the keys written here."""
     own = {id(k) for k, _ in node.value}
     loader = yaml.SafeLoader("")
     try:
@@ -131,8 +128,7 @@ def _scalar(node: yaml.Node, key: str, fm: FrontMatter):
     try:
         return loader.construct_object(node, deep=True)
     except (ValueError, yaml.YAMLError) as exc:
-        # PyYAML builds a date-shaped value with datetime.date(), which raises
-        # ValueError for an impossible day or month.
+        # PyYAML builds a date-shaped value with datetime.date(), which raises ValueError for an impossible day or month.
         problem = f"{node.value!r} is not a real date ({exc})" if node.tag.endswith(":timestamp") else str(exc)
         raise FrontMatterError(fm.path, node.start_mark.line + 2, problem) from None
     finally:
@@ -156,9 +152,7 @@ def as_date(fm: FrontMatter, key: str) -> dt.date:
 
 
 def body(text: str) -> str:
-    """The Markdown MkDocs renders (``mkdocs.utils.meta.get_data``'s rule): ``text`` without its YAML
-    front matter when that is a mapping; without YAML delimiters, without the MultiMarkdown-style
-    ``Key: value`` lines it starts with (up to and with the first blank line)."""
+    """The Markdown MkDocs renders (``mkdocs.utils.meta.get_data``): without a YAML mapping front matter or leading ``Key: value`` lines."""
     m = FENCE.match(text)
     if m is not None:
         try:

@@ -41,8 +41,7 @@ _INLINE_INCLUDE = re.compile(r"""^(?P<space>[ \t]*)-+8<-+[ \t]+(?P<q>["'])(?P<ta
 
 
 def expand_file(page: Path, settings: Settings) -> ExpandedPage:
-    """Expand every include of the file ``page`` (read as MkDocs reads it); raise IncludeError
-    (or SourceError, for a file that is not UTF-8) naming page and line."""
+    """Expand every include of ``page`` (read as MkDocs reads it); IncludeError (SourceError if not UTF-8) naming page and line."""
     return expand(read_source(page, settings.rel(page)), settings.rel(page), settings)
 
 
@@ -120,8 +119,7 @@ _SECTION_START = re.compile(r"-+8<-+[ \t]+\[[ \t]*start[ \t]*:[ \t]*([a-z][-_0-9
 
 
 def _hint(pre, chunk: list[str], settings: Settings) -> str:
-    """What would help with a failed include: the sections the file has, a file
-    name close to the one asked for, or that the path leaves the snippet folders."""
+    """A hint for a failed include: the file's sections, a close file name, or that the path leaves the snippet folders."""
     names = ", ".join(_rel(d, settings.root) + "/" for d in settings.snippet_dirs)
     for target in _targets(chunk):
         parsed = pre.parse_snippet_target(target)

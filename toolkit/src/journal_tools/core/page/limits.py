@@ -54,8 +54,7 @@ _NOTEBOOK_TIMEOUT = re.compile(r"^#\s+timeout\s*:", re.MULTILINE)
 
 
 def notebook_limit(metadata: dict, text: str, path: str, default: Limit) -> Limit:
-    """A notebook's limit: ``execution: timeout:`` in its metadata (a percent script's
-    ``# jupyter:`` header), else ``default``. Raises a Mistake at the key's line."""
+    """``execution: timeout:`` from the notebook metadata (a percent script's ``# jupyter:`` header), else ``default``; Mistake at it."""
     execution = metadata.get("execution")
     if not isinstance(execution, dict) or "timeout" not in execution:
         return default

@@ -18,9 +18,7 @@ KIND = "code reads"
 
 
 def files_read(record: Record, path: Path, settings: Settings, *, run=None) -> list[Path]:
-    """The data files page ``path``'s code reads, relative to the root. ``run(path) -> dict``:
-    how to observe a run of the page's code (``{"files": ..., "folders": ...}``) when no record
-    holds; None (``make serve``): the newest observation instead, held or not."""
+    """Data files page ``path``'s code reads; ``run(path)`` observes a run when no record holds; None (make serve): newest observation."""
     rel, key = settings.rel(path), environment()
     held = record.held(PAGE, rel, key) or record.held(KIND, rel, key)
     if held is None and run is not None:
@@ -38,8 +36,7 @@ def files_read(record: Record, path: Path, settings: Settings, *, run=None) -> l
 
 
 def observed_run(sandbox, settings: Settings):
-    """``run`` for :func:`files_read`: every chain of the page in ``sandbox``'s worker, watched, whatever
-    its outcome; what the code read (``{"files": ..., "folders": ...}``)."""
+    """``run`` for :func:`files_read`: every chain of the page in ``sandbox``'s worker, watched whatever its outcome."""
     from journal_tools.core.code.parse import parse_page
     from journal_tools.core.code.run import BlockError, ChainResult
     from journal_tools.core.mistake import Mistake

@@ -39,8 +39,7 @@ def fresh() -> bool:
 
 @functools.cache
 def environment() -> str:
-    """The key of what is not a file of the journal: Python, every installed distribution and its
-    version, the toolkit's code (an editable install keeps its version across edits)."""
+    """Key of what is not a journal file: Python, installed distributions, the toolkit's code (an editable install keeps its version)."""
     h = hashlib.sha256(sys.version.encode())
     dists = sorted(f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions() if d.metadata["Name"])
     h.update("\n".join(dists).encode())
@@ -127,8 +126,7 @@ class _Resolver:
 
 
 class Record:
-    """The record at ``root/.cache/record.sqlite``; ``reuse``: may :meth:`find` skip a check (not under ``FRESH=1`` or
-    CI). A file that cannot be read or written (read-only checkout) only costs a run."""
+    """``root/.cache/record.sqlite``; ``reuse`` off under ``FRESH=1`` or CI. A file that cannot be read or written only costs a run."""
 
     def __init__(self, root: Path, *, reuse: bool | None = None):
         self.root = Path(root)
@@ -140,8 +138,7 @@ class Record:
     # -- asking -----------------------------------------------------------------------------------
 
     def find(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> dict | None:
-        """The result of a passed check of ``kind`` on ``subject`` under ``key`` whose inputs hold now,
-        or None (run it: nothing holds, or reuse is off)."""
+        """The result of a passed check whose inputs hold now, or None (nothing holds, or reuse is off)."""
         return self.holding(kind, subject, key, roots) if self.reuse else None
 
     def holding(self, kind: str, subject: str, key: str, roots: Mapping[str, Path] | None = None) -> dict | None:
@@ -185,8 +182,7 @@ class Record:
                                [(kind, subject, key, text) for text in holding])
 
     def copy_to(self, other: Record, kinds: Iterable[str]) -> None:
-        """Add this record's rows of ``kinds`` to ``other`` (a copy of the journal, whose files have the
-        same labels: what holds here holds there); rows ``other`` has are kept."""
+        """Add this record's rows of ``kinds`` to ``other`` (a copy of the journal: what holds here holds there), keeping rows it has."""
         db = self._connect(create=False)
         if db is None:
             return

@@ -17,15 +17,13 @@ from journal_tools.core.settings import Settings
 
 __all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
 
-# Every placeholder ``make new`` writes into an entry starts with this marker
-# (journal_tools.commands.new_entry uses it): a post that is published while one
-# is still there fails at its line. A draft may keep them: it is not published.
+# Every placeholder ``make new`` writes into an entry starts with this marker (journal_tools.commands.new_entry uses it): a post that is
+# published while one is still there fails at its line. A draft may keep them: it is not published.
 PLACEHOLDER = "Placeholder (make new):"
 
 
 class InputError(Mistake):
-    """A source file the build cannot use, at its line; ``readable``: the page still renders (a broken include), so
-    ``make serve`` serves it under a panel."""
+    """A source file the build cannot use, at its line; ``readable``: the page still renders, so ``make serve`` serves it under a panel."""
 
     readable = False
     front_matter = False  # a post's front matter: the blog cannot read the post (it has no date, say)
@@ -37,8 +35,7 @@ MetadataCheck = Callable[[dict, str], list]
 
 
 def check_post(text: str, rel: str, settings: Settings, engine_check: MetadataCheck | None = None) -> None:
-    """Raise FrontMatterError naming ``rel`` and the line for a post the blog would reject
-    (``engine_check``: the blog engine's own check of the metadata, each error at its key's line)."""
+    """FrontMatterError naming ``rel`` and line for a post the blog would reject (``engine_check``: the blog engine's metadata check)."""
     fm = frontmatter.read(text, rel)
     if not fm.present:
         unclosed = text.removeprefix("\ufeff").startswith("---")
@@ -67,8 +64,7 @@ def check_post(text: str, rel: str, settings: Settings, engine_check: MetadataCh
 
 
 def _check_authors(fm: frontmatter.FrontMatter, settings: Settings) -> None:
-    """Every author a post names is in the blog's authors file: else at the ``authors:`` line, naming
-    the file and the ids it has."""
+    """Every author a post names is in the authors file; else an error at ``authors:`` naming the file and its ids."""
     blog, named = settings.blog, fm.data.get("authors")
     if not blog.authors or blog.authors_file is None or not isinstance(named, list):
         return

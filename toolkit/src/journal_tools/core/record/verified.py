@@ -19,9 +19,7 @@ PAGE = "page"  # the record's kind for a page's whole test: its render check and
 
 
 def read_by_tests(path: Path, settings: Settings) -> list[str]:
-    """The files the page tests read themselves (labels for ``core.record.inputs``): the page, the
-    snippet files it includes (as the include expander finds them), the BibTeX file, mkdocs.yml and,
-    for a post, the blog's authors file. What the page's code reads is observed while it runs."""
+    """Files the page tests read themselves: the page, its included snippets, the BibTeX file, mkdocs.yml, a post's authors file."""
     files = [Path(path)]
     if not settings.is_notebook(path):
         files += included_files(files[0].read_bytes().decode("utf-8-sig", errors="replace"), settings)
@@ -32,8 +30,7 @@ def read_by_tests(path: Path, settings: Settings) -> list[str]:
 
 
 def proved(record: Record, path: Path, settings: Settings) -> dict | None:
-    """What the passed tests of page ``path`` proved (blocks, numbers, torch, date, notebook),
-    if one of its records holds now; else None."""
+    """What page ``path``'s passed tests proved (blocks, numbers, torch, date, notebook) if a record holds now; else None."""
     return record.holding(PAGE, settings.rel(path), environment())
 
 

@@ -16,15 +16,9 @@ from journal_tools.testing.site import build_problem, in_this_run, reporting_pag
 
 
 def test_docs_build(docs_build, request):
-    """The strict build of the real site, docs/ as written.
-
-    When it fails on a mistake a page test of this run already reports (a
-    post's front matter or includes, a formula, a notebook cell: the same file
-    and line), this test skips naming that page test, so the mistake is one failure.
-    Otherwise it fails with the build's first problem, ``path:line: ...``
-    where the build names one (broken links do: journal_tools.compat.mkdocs_log.LinkLocator;
-    a mistake in mkdocs.yml gets its line from journal_tools.compat.mkdocs_config).
-    """
+    """The strict build of the real site. A failure a page test of this run already reports (same file and line) skips naming that test, so
+    a mistake is one failure; else it fails with the first ``path:line: ...`` (links: compat.mkdocs_log; mkdocs.yml:
+    compat.mkdocs_config)."""
     if docs_build.returncode != 0:
         problem = build_problem(docs_build.output, docs_build.project)
         reporter = reporting_page_test(problem, docs_build.project)
@@ -32,9 +26,8 @@ def test_docs_build(docs_build, request):
             pytest.skip(f"the build stopped at {problem.split(': ', 1)[0]}, which the page test {reporter} reports")
         pytest.fail(f"{problem}\n(mkdocs build --strict of docs/ failed, exit {docs_build.returncode})\n\n"
                     + docs_build.output[-4000:], pytrace=False)
-    # MkDocs' own log lines ("WARNING -  ..."): in --strict mode they also fail
-    # the build, but a plugin may log them after the count is taken.
-    # (The Jupyter kernel's "[IPKernelApp] WARNING | ... TCP" notice is not one.)
+    # MkDocs' own log lines ("WARNING -  ..."): in --strict mode they also fail the build, but a plugin may log them after the count is
+    # taken. (The Jupyter kernel's "[IPKernelApp] WARNING | ... TCP" notice is not one.)
     warnings = [ln for ln in docs_build.output.splitlines() if re.match(r"\s*WARNING\b", ln)]
     assert not warnings, "\n".join(warnings)
     assert (docs_build.site / "index.html").is_file(), "the build made no home page (index.html)"
@@ -126,8 +119,7 @@ def test_math_font_is_copied_into_site(built):
 
 
 def test_site_font_has_every_math_character_and_little_else(built):
-    """The site's subset is cut to its pages' maths: every character a formula shows
-    (and the math italic form of each letter) that the whole font has is in it."""
+    """The subset is cut to the pages' maths: every character a formula shows (and each letter's math italic) that the font has is in it."""
     from fontTools.ttLib import TTFont
 
     from journal_tools.mkdocs_plugin import fonts
@@ -184,9 +176,7 @@ class _Head(HTMLParser):
 
 
 class _ExcerptText(HTMLParser):
-    """The text of an entry page from the end of its title to its <!-- more --> (the excerpt as
-    the page shows it), the verified badge and the download links after it left out; formulas as
-    their MathML's text."""
+    """An entry page's text from its title to <!-- more --> (the excerpt as shown), badge and download links left out, formulas as text."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)

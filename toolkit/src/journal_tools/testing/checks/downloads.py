@@ -48,9 +48,7 @@ def test_downloads_print_what_the_page_shows(built, request, name):
 
 
 def test_notebook_prose_reads_as_the_page(built, journal, name):
-    """No raw ``[@key]`` citation a reader sees (one in an HTML comment or a code span stays, as on the
-    page), no link to a ``.md`` source; a reference list when the page cites; every link into the site
-    lands on a page the build made."""
+    """No raw ``[@key]`` a reader sees (comments, code spans stay), no ``.md`` link; a reference list if the page cites; site links land."""
     nb = json.loads((built.site / "downloads" / f"{name[:-3]}.ipynb").read_text(encoding="utf-8"))
     cells = {c["id"]: "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"}
     text = "\n\n".join(cells.values())

@@ -142,9 +142,7 @@ def test_every_feed_has_usable_descriptions(built, journal):
 
 
 def test_every_rss_feed_lists_every_entry_with_its_date(built, journal):
-    """Each entry the build published is an item of each RSS feed, under its title, with the date of
-    its front matter (date_from_meta: never a git time) and its link under site_url; the feed's
-    logo is under site_url too."""
+    """Every published entry is in each RSS feed, with its title, front-matter date (never git's) and link under site_url; the logo too."""
     rss = sorted(built.site.glob("feed_rss_*.xml"))
     assert rss, "the build wrote no RSS feed (feed_rss_*.xml)"
     published = journal.published()

@@ -62,8 +62,7 @@ def test_every_relative_link_lands(request):
 
 
 def test_front_matter_shown_is_what_make_new_writes(request):
-    """The README's front-matter example (```yaml between ---), comments aside, is the scaffold's for
-    the title of its `make new TITLE="..."` and the example's date and first category."""
+    """The README's front-matter example, comments aside, is the scaffold's for its `make new TITLE="..."`, date and first category."""
     from journal_tools.commands.new_entry import plan_entry
 
     root = request.config.rootpath

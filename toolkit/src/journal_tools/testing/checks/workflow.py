@@ -123,8 +123,7 @@ def test_make_lint_uses_the_same_flags(request):
 
 
 def test_workflow_builds_where_make_test_wrote_the_record(request):
-    """`make build` runs in the same job as `make test`, after it, with nothing between them that
-    removes .cache/ (where the record of what passed is, from which the badges come)."""
+    """`make build` runs after `make test` in the same job, nothing between them removing .cache/ (the record the badges come from)."""
     jobs = [job for path in _workflows(request.config.rootpath)
             for job in (yaml.safe_load(path.read_text(encoding="utf-8")).get("jobs") or {}).values()]
     for job in jobs:

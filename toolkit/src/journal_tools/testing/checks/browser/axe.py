@@ -43,8 +43,7 @@ def _node_text(html: str) -> str:
 
 
 def describe(violations: list[dict], where: str, sources=None, site=None, rel: str = "", max_nodes: int = 8) -> list[str]:
-    """One line per violation, starting with the page's source ``file:line`` (of its first node's
-    text, else the page's first line), and one per offending node, each with its own source line."""
+    """One line per violation at the page's source ``file:line`` (its first node's text, else line 1), one per node at its own line."""
     lines = []
     for v in violations:
         first = v["nodes"][0]["html"] if v["nodes"] else ""

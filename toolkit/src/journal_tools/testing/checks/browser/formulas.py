@@ -46,18 +46,15 @@ STYLESHEET = re.compile(r"/" + re.escape(site_assets.site_uri("journal.css")) + 
 UNICODE_RANGE = re.compile(r"unicode-range:[^;}]*;?")
 FONT_URL = re.compile(r"/" + re.escape(fonts.SITE_FONT_DIR.as_posix()) + r"/[^/?#]+\.woff2?(?:[?#].*)?$")
 
-# The math font loaded before anything is shot: with font-display: swap the
-# page may otherwise be drawn with a fallback first.
+# The math font loaded before anything is shot: with font-display: swap the page may otherwise be drawn with a fallback first.
 LOAD_MATH_FONT = """
 () => Promise.all([...document.fonts].filter((f) => f.family.replace(/"/g, '') === 'Journal Math')
                    .map((f) => f.load())).then(() => document.fonts.ready).then(() => true)
 """
 
-# Every <math> of the page, cloned into a column of its own at the top left, each
-# in a box of whole pixels with the font size and colour of the original: a
-# formula whose width changed cannot move the next one by a fraction of a pixel
-# (which would change its anti-aliasing, not its glyphs). Returns each box in page
-# coordinates with the formula's text, to name it.
+# Every <math> of the page, cloned into a column of its own at the top left, each in a box of whole pixels with the font size and colour of
+# the original: a formula whose width changed cannot move the next one by a fraction of a pixel (which would change its anti-aliasing, not
+# its glyphs). Returns each box in page coordinates with the formula's text, to name it.
 ISOLATE = """
 () => {
   const maths = [...document.querySelectorAll('math')];
@@ -96,8 +93,7 @@ ISOLATE = """
 
 
 def ink_problems(page, rel: str, width: int, sources, site) -> tuple[list[str], int]:
-    """(problems, pairs measured) of the scripts on the loaded page ``rel`` whose ink comes closer
-    than formula_ink.MIN_GAP to their base's, each at the formula's source ``file:line``."""
+    """(problems, pairs measured): scripts on page ``rel`` whose ink is nearer than formula_ink.MIN_GAP to their base's, at file:line."""
     problems = []
     page.evaluate(LOAD_MATH_FONT)
     gaps = formula_ink.script_gaps(page)
@@ -128,9 +124,8 @@ def _math_pages(built) -> list[str]:
 
 
 def _draw(browser, server, pages: list[str], width: int, full_font: dict[str, bytes] | None, ink=None):
-    """{page: [(box, image of the formula)]}, the font URLs fetched and {page: URLs it loaded}, drawn
-    with the served font or (``full_font``) with the whole font answered at the same URLs; with
-    ``ink(page, rel)``, called on each page as loaded, before its formulas are moved."""
+    """({page: [(box, formula image)]}, font URLs fetched, {page: URLs loaded}), drawn with the served font or (``full_font``) the whole one
+    at the same URLs; ``ink(page, rel)`` runs on each page before its formulas move."""
     fetched: list[str] = []
     loaded: dict[str, list[str]] = {}
     current = [""]

@@ -21,8 +21,7 @@ from urllib.parse import urljoin, urlsplit
 
 
 class _Links(HTMLParser):
-    """Every <a> (href, rel, class, text) and <time datetime> of a page, with
-    the <article> (excerpt) each one is in."""
+    """Every <a> (href, rel, class, text) and <time datetime> of a page, with the <article> (excerpt) each is in."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)

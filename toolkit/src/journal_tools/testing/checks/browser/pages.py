@@ -152,8 +152,7 @@ def test_every_page_in_the_browser(built, journal, server, visit, page_checks, s
         v.page.wait_for_load_state("networkidle")
         page_line = sources.text(built.site, rel, "")
         problems += [f"{page_line}: {e} (on {rel}): a script of the page or the site's theme failed" for e in v.console_errors]
-        # (Material caches what it fetches per browser session: a request made
-        # once for the whole site shows up on the first page loaded.)
+        # (Material caches what it fetches per browser session: a request made once for the whole site shows up on the first page loaded.)
         problems += [f"{sources.text(built.site, rel, urlsplit(u).netloc)}: request to another host (aborted): {u} "
                      f"(on {rel}): the site must work offline; serve the file from docs/ instead" for u in v.outside]
         if len(problems) == before:

@@ -65,8 +65,7 @@ BACKGROUND_ONLY = """
 
 
 def edge_contrast(png: bytes) -> tuple[float, float]:
-    """(left, right): how far the mean grey of a 4-px strip at each edge is
-    from the middle of the box, over the middle fifth of its height."""
+    """(left, right): how far the mean grey of a 4-px strip at each edge is from the box middle, over the middle fifth of its height."""
     img = Image.open(io.BytesIO(png)).convert("L")
     w, h = img.size
     rows = range(int(h * 0.4), max(int(h * 0.6), int(h * 0.4) + 1))
@@ -97,8 +96,7 @@ def shadow_problem(where: str, rel: str, box: dict, at: str, edges: str) -> str:
 
 
 def _scroll_problems(page, rel: str, locate) -> tuple[list[str], int, int]:
-    """(problems, boxes that scroll sideways, boxes checked on the pixels) of the loaded page ``rel``;
-    ``locate(box)`` gives a box's source ``file:line``."""
+    """(problems, sideways-scrolling boxes, boxes checked on pixels) of page ``rel``; ``locate(box)`` gives a box's ``file:line``."""
     problems = []
     sw, cw = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     if sw > cw:
