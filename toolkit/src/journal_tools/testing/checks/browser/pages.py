@@ -2,7 +2,7 @@
 
 Every HTML page of the session's build is loaded from a local server with
 every request to another host aborted and counted. Each page must have: no
-console errors, no outside requests, every <math> rendered with a size and no
+axe violation in the light palette (axe.py's rules), no console errors, no outside requests, every <math> rendered with a size and no
 raw TeX left in the text, every <img> loaded, every figure SVG with a size.
 Then the search and the light/dark toggle. Screenshots of the home page, each
 entry and each notebook page go to <build>/screenshots/.
@@ -13,6 +13,8 @@ from __future__ import annotations
 import base64
 import re
 from urllib.parse import urlsplit
+
+from journal_tools.testing.checks.browser import axe
 
 # Per page, in the browser: what went wrong with math, text, images, figures.
 CHECK_PAGE = r"""
@@ -141,6 +143,12 @@ def test_every_page_in_the_browser(built, journal, server, visit, page_checks, s
             problems.append(f"{rel}: HTTP {response.status if response else 'no response'}")
             continue
         v.page.evaluate("document.fonts.ready.then(() => true)")
+        scheme = v.page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        if scheme != axe.SCHEMES["light"]:
+            problems.append(f"{rel}: Material's scheme is {scheme!r}, not the light one the browser asked for")
+        # axe on the page as the reader gets it, before the checks below touch it (this load is the light
+        # palette's at 1280 px: axe's own load of each page cost as much again; the dark one is axe.py's).
+        problems += axe.describe(axe.axe_violations(v.page), f"{rel} (light, 1280px)", sources, built.site, rel)
         result = v.page.evaluate(CHECK_PAGE)
         for key in totals:
             totals[key] += result[key]
