@@ -226,3 +226,21 @@ def test_a_journal_whose_testpaths_leave_out_mkdocs_yml_is_told_its_site_checks_
     said = "no check of the built site ran: mkdocs.yml is not in pytest's testpaths"
     assert said in pytester.runpytest_inprocess().stdout.str()
     assert said not in pytester.runpytest_inprocess("docs").stdout.str()  # a run of some paths: the author chose them
+
+
+def test_mkdocs_yml_collects_every_check_of_the_built_site_by_module(pytester):
+    """The plugin's collector: node ids by module, the browser checks marked, one downloads test per entry."""
+    config = {"site_name": "t", "site_url": "https://h.example/j/", "theme": "material", "plugins": ["blog"],
+              "markdown_extensions": minimal_extensions()}
+    pytester.makefile(".yml", mkdocs=yaml.safe_dump(config))
+    posts = pytester.path / "docs" / "blog" / "posts"
+    posts.mkdir(parents=True)
+    (posts / "a.md").write_text("---\ndate: 2025-01-02\n---\n\n# A\n", encoding="utf-8")
+    pytester.makeini("[pytest]\naddopts = -p no:randomly -p no:cacheprovider\n")
+    ids = [line for line in pytester.runpytest_inprocess("--collect-only", "-q", "mkdocs.yml").stdout.lines if "::" in line]
+    from journal_tools.testing.checks import MODULES
+    assert {i.split("::")[1] for i in ids} == set(MODULES)
+    assert "mkdocs.yml::build::test_docs_build" in ids
+    assert [i for i in ids if "downloads::test_downloads_print" in i] == ["mkdocs.yml::downloads::test_downloads_print_what_the_page_shows[a.md]"]
+    browser = pytester.runpytest_inprocess("--collect-only", "-q", "-m", "browser", "mkdocs.yml").stdout.lines
+    assert {line.split("::")[1] for line in browser if "::" in line} == {m for m in MODULES if m.startswith("browser.")}
