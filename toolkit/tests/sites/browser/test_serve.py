@@ -103,13 +103,24 @@ def _text(tab, selector: str) -> str:
 
 def _slow_code_shows_running_then_its_outcome_in_place(served, tab):
     """No build waits for a page's code: the page comes at once saying so, and its status line
-    is replaced by the outcome when the code is done, in the same document (no reload)."""
-    with _block_added(served, tab, "import time\ntime.sleep(4)\n"):
-        tab.wait_for_selector(".journal-run--running", timeout=RELOAD_MS)
-        tab.evaluate("window.journalSameDocument = true")
-        status = tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
-        assert re.search(r"\d+ code blocks ran", status.inner_text())
-        assert tab.evaluate("window.journalSameDocument === true"), "the page reloaded to show the outcome"
+    is replaced by the outcome when the code is done, in the same document (no reload).
+
+    A figure or notebook finished in the background asks for a rebuild, whose live reload is no
+    answer of this page's code: when one lands while the outcome is awaited (a loaded machine),
+    the step is tried again. A reload with none in the log is the failure."""
+    log = served[0] / "serve.log"
+    for _attempt in range(3):
+        with _block_added(served, tab, "import time\ntime.sleep(4)\n"):
+            tab.wait_for_selector(".journal-run--running", timeout=RELOAD_MS)
+            tab.evaluate("window.journalSameDocument = true")
+            seen = len(log.read_text(encoding="utf-8"))
+            status = tab.wait_for_selector(".journal-run--ok", timeout=RELOAD_MS)
+            assert re.search(r"\d+ code blocks ran", status.inner_text())
+            same = tab.evaluate("window.journalSameDocument === true")
+            background = "in the background" in log.read_text(encoding="utf-8")[seen:]
+        if same or not background:
+            break
+    assert same, "the page reloaded to show the outcome"
 
 
 def _raising_block_shows_the_failure_panel(served, tab):
