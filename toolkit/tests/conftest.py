@@ -9,14 +9,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import material.plugins.blog.plugin  # noqa: F401  (see below)
+import mkdocs.plugins  # noqa: F401
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
 
+import journal_tools.mkdocs_plugin.plugin  # noqa: F401
 from journal_tools.compat import mkdocs_config
 from journal_tools.testing.site import Built, session_build
 
 from fixture_journal import fixture_project
 
+# pytester's in-process runs drop the modules first imported in them: were MkDocs' plugin module, the blog
+# and the journal plugin first imported in one, a later build in the same worker would see two BasePlugin
+# classes ("JournalPlugin must be a subclass of BasePlugin"). They are imported here, before any such run.
 # The fixture journal runs in copies of it, never in this suite.
 collect_ignore = ["fixtures"]
 
