@@ -66,9 +66,9 @@ def test_mkdocs_messages_get_their_line(config):
 
 
 def test_settings_load_names_the_line_of_what_mkdocs_rejects(config):
-    with pytest.raises(ConfigError, match=r"mkdocs\.yml:13: Config value 'markdown_extensions': Failed to load extension 'no_such_ext'"):
+    with pytest.raises(ConfigError, match=r"^mkdocs\.yml:13: Config value 'markdown_extensions': Failed to load extension 'no_such_ext'"):
         mkdocs_config.load(config(extension="no_such_ext"))
-    with pytest.raises(ConfigError, match=r"mkdocs\.yml:9: Config value 'plugins': Plugin 'blog' option 'post_excerpt': Expected one of"):
+    with pytest.raises(ConfigError, match=r"^mkdocs\.yml:9: Config value 'plugins': Plugin 'blog' option 'post_excerpt': Expected one of"):
         mkdocs_config.load(config(excerpt="sometimes"))
 
 
