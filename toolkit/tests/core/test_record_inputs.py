@@ -160,6 +160,13 @@ def test_the_page_tests_read_the_page_its_includes_the_bibliography_and_mkdocs_y
     assert read_by_tests(page, settings) == ["docs/p.md", "snippets/demo.py", "mkdocs.yml"]
 
 
+def test_a_post_s_tests_read_the_authors_file_too(journal):
+    """Its authors: are checked against that file: an edit there must rerun the post's tests."""
+    settings, write = journal
+    post = write("blog/posts/p.md", "---\ndate: 2025-07-27\n---\n\n# P\n\nText.\n\n<!-- more -->\n")
+    assert read_by_tests(post, settings) == ["docs/blog/posts/p.md", "docs/blog/.authors.yml", "mkdocs.yml"]
+
+
 # -- the badge ------------------------------------------------------------------------------------
 
 def test_badge_says_what_ran_only_when_a_record_holds():

@@ -107,7 +107,7 @@ def _load(config_file: str) -> Settings:
     except (exceptions.Abort, exceptions.ConfigurationError) as exc:
         # MkDocs has logged the reason (or put it in the exception): the report starts with the file and the line it is about.
         reason = said.messages[0] if said.messages else str(exc)
-        raise ConfigError(locate_config_message(path, reason, name=str(path))) from None
+        raise ConfigError(locate_config_message(path, reason)) from None
     finally:
         logging.getLogger("mkdocs").removeHandler(said)
     blog = None
@@ -152,7 +152,7 @@ def _validated_blog_options(written: str, options: dict, config_file: str) -> di
     if failed:
         # Worded as MkDocs words a plugin's options, so the line of the first is found.
         message = f"Config value 'plugins': Plugin '{written}' option " + "; ".join(f"'{k}': {e}" for k, e in failed)
-        raise ConfigError(locate_config_message(config_file, message, name=config_file))
+        raise ConfigError(locate_config_message(config_file, message))
     return validated
 
 

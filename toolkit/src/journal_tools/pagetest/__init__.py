@@ -36,6 +36,12 @@ def pytest_configure(config):
     config.pluginmanager.register(Verified(config), "pagetest-verified")
     if config.getoption("update_outputs") and getattr(config.option, "numprocesses", None):
         raise pytest.UsageError("--update-outputs rewrites pages: run it without -n (pytest-xdist)")
+    try:
+        # mkdocs.yml read once, before anything is collected: a mistake there (a setting a check
+        # needs, say) is the session's one error, not one per folder collected and xdist worker.
+        state.settings(config)
+    except ConfigError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def pytest_collect_file(file_path: Path, parent):
