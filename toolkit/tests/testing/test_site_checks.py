@@ -220,7 +220,7 @@ def test_entries_come_from_the_blog_options(tmp_path):
 
 
 def test_a_journal_whose_testpaths_leave_out_mkdocs_yml_is_told_its_site_checks_did_not_run(pytester):
-    pytester.makefile(".yml", mkdocs="site_name: t\n")
+    pytester.makefile(".yml", mkdocs=yaml.safe_dump({"site_name": "t", "markdown_extensions": minimal_extensions()}))
     pytester.mkdir("docs")
     pytester.makeini("[pytest]\ntestpaths = docs\naddopts = -p no:randomly -p no:cacheprovider\n")
     said = "no check of the built site ran: mkdocs.yml is not in pytest's testpaths"
