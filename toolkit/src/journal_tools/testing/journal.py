@@ -124,7 +124,12 @@ class Journal:
 
     def built_file(self, site: Path, url: str) -> Path | None:
         """The file of ``site`` that ``url`` (absolute, under site_url) names; None for another site."""
-        if not url.startswith(self.site_url):
-            return None
-        path = unquote(urlsplit(url).path[len(urlsplit(self.site_url).path):])
-        return site / path / "index.html" if (path == "" or path.endswith("/")) else site / path
+        return built_file(site, self.site_url, url)
+
+
+def built_file(site: Path, site_url: str, url: str) -> Path | None:
+    """The file of ``site`` that ``url`` (absolute, under ``site_url``) names; None for another site."""
+    if not url.startswith(site_url):
+        return None
+    path = unquote(urlsplit(url).path[len(urlsplit(site_url).path):])
+    return site / path / "index.html" if (path == "" or path.endswith("/")) else site / path

@@ -29,6 +29,8 @@ from urllib.parse import unquote, urlsplit
 
 import feedparser
 
+from journal_tools.testing.journal import built_file
+
 TEX = re.compile(r"\$|\\\(|\\\[|\\begin\b")
 
 
@@ -69,15 +71,6 @@ def refs_of(html: str) -> _Refs:
     return p
 
 
-def _built_file(site: Path, site_url: str, url: str) -> Path | None:
-    """The file of ``site`` that ``url`` (absolute, under site_url) names."""
-    if not url.startswith(site_url):
-        return None
-    path = unquote(urlsplit(url).path[len(urlsplit(site_url).path):])
-    target = site / path
-    return target / "index.html" if (path == "" or path.endswith("/")) else target
-
-
 def description_problems(site: Path, site_url: str, title: str, html: str) -> list[str]:
     problems = []
     text = re.sub(r"<[^>]+>", " ", html)
@@ -88,7 +81,7 @@ def description_problems(site: Path, site_url: str, title: str, html: str) -> li
         problems.append(f"<h1>{' '.join(h1.split())}</h1> in the description" +
                         (" (the item's title again)" if " ".join(h1.split()) == title else ""))
     for url in refs.refs:
-        target = _built_file(site, site_url, url)
+        target = built_file(site, site_url, url)
         if target is None:
             if not url.startswith(("http://", "https://")) or url.startswith(site_url[: len(site_url) - 1]):
                 problems.append(f"link {url!r} is not an absolute URL under {site_url}")
