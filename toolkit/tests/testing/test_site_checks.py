@@ -210,6 +210,8 @@ def test_entries_come_from_the_blog_options(tmp_path):
     j = Journal(tmp_path)
     assert (j.site_url, j.site_prefix) == ("https://h.example/a/b/", "/a/b/")
     assert [(e.name, e.title, e.draft) for e in j.entries] == [("z.md", "Second # two", False), ("a.md", "Third", True)]
+    (posts / "b.md").write_text("---\ndate: 2025-07-32\n---\n\n# Bad\n", encoding="utf-8")  # its page test says where
+    assert [e.name for e in Journal(tmp_path).entries] == ["b.md", "z.md", "a.md"]
     assert [e.name for e in j.published()] == ["z.md"]
     site = tmp_path / "site"
     (site / "x").mkdir(parents=True)
@@ -236,11 +238,16 @@ def test_mkdocs_yml_collects_every_check_of_the_built_site_by_module(pytester):
     posts = pytester.path / "docs" / "blog" / "posts"
     posts.mkdir(parents=True)
     (posts / "a.md").write_text("---\ndate: 2025-01-02\n---\n\n# A\n", encoding="utf-8")
+    # An impossible date is its page test's failure alone: collecting the checks stays whole.
+    (posts / "b.md").write_text("---\ndate: 2025-07-32\n---\n\n# B\n", encoding="utf-8")
     pytester.makeini("[pytest]\naddopts = -p no:randomly -p no:cacheprovider\n")
-    ids = [line for line in pytester.runpytest_inprocess("--collect-only", "-q", "mkdocs.yml").stdout.lines if "::" in line]
+    collected = pytester.runpytest_inprocess("--collect-only", "-q", "mkdocs.yml")
+    assert collected.ret == 0, collected.stdout.str()
+    ids = [line for line in collected.stdout.lines if "::" in line]
     from journal_tools.testing.checks import MODULES
     assert {i.split("::")[1] for i in ids} == set(MODULES)
     assert "mkdocs.yml::build::test_docs_build" in ids
-    assert [i for i in ids if "downloads::test_downloads_print" in i] == ["mkdocs.yml::downloads::test_downloads_print_what_the_page_shows[a.md]"]
+    assert [i for i in ids if "downloads::test_downloads_print" in i] == [
+        f"mkdocs.yml::downloads::test_downloads_print_what_the_page_shows[{n}.md]" for n in "ab"]
     browser = pytester.runpytest_inprocess("--collect-only", "-q", "-m", "browser", "mkdocs.yml").stdout.lines
     assert {line.split("::")[1] for line in browser if "::" in line} == {m for m in MODULES if m.startswith("browser.")}
