@@ -21,24 +21,17 @@
 # and the whole notebook runs at every build and in `make test`.
 #
 # The code imports the example sentence and the heatmap drawer from the
-# repository's `snippets/` folder, so run it from a clone of the repository.
+# repository's `snippets/` folder, as every page's code can.
 
 # %%
 import math
-import sys
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
+from figures import heatmap_svg
+from inputs import inputs, sentence
 from IPython.display import HTML, display
 from torch import nn
-
-# The repository root is the first folder upwards that holds snippets/.
-ROOT = next(p for p in [Path.cwd(), *Path.cwd().parents] if (p / "snippets" / "inputs.py").is_file())
-sys.path.insert(0, str(ROOT / "snippets"))
-
-from figures import heatmap_svg  # noqa: E402
-from inputs import inputs, sentence  # noqa: E402
 
 torch.set_printoptions(precision=4, sci_mode=False)
 tokens = sentence.split()

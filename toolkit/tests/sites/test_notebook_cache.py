@@ -21,10 +21,8 @@ USES_SNIPPET = """# %% [markdown]
 # # Uses a snippet
 
 # %%
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path.cwd() / "snippets"))
 import weights
 from weights import softmax_rows
 

@@ -75,12 +75,34 @@ def strip_jupyter_assets(html: str) -> str:
 # -- 2. Markdown cells -------------------------------------------------------
 
 def install_markdown(settings: Settings) -> None:
-    """Render notebook Markdown cells with the site's Markdown, through an exporter subclass (idempotent per settings)."""
+    """Render notebook Markdown cells with the site's Markdown, and run code cells as the page tests do, through an exporter subclass
+    (idempotent per settings)."""
     from jinja2 import pass_context
+
+    # The kernel starts as the page tests' worker runs a notebook: snippet folders first on the import path, every
+    # generator seeded (core/code/run.py's reset_global_state), in a fresh empty folder (from_notebook_node).
+    start = [f"import sys; sys.path[:0] = {[str(d) for d in settings.snippet_dirs]!r}",
+             "from journal_tools.core.code.run import reset_global_state; reset_global_state()"]
 
     def site_markdown_exporter(original):
         class SiteMarkdownExporter(original):
             _md = None
+
+            def __init__(self, *args, config=None, **kwargs):
+                from traitlets.config import Config
+
+                config = Config(config or {})
+                config.ExecutePreprocessor.extra_arguments = [f"--IPKernelApp.exec_lines={start!r}"]
+                super().__init__(*args, config=config, **kwargs)
+
+            def from_notebook_node(self, nb, resources=None, **kwargs):
+                """Execute in a fresh empty folder (nbclient starts the kernel in ``resources["metadata"]["path"]``)."""
+                from journal_tools.core.code.run import fresh_folder
+
+                resources = dict(resources or {})
+                with fresh_folder() as folder:
+                    resources["metadata"] = {**resources.get("metadata", {}), "path": str(folder)}
+                    return super().from_notebook_node(nb, resources, **kwargs)
 
             @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
             def markdown2html(self, context, source):
@@ -137,8 +159,8 @@ def write_ipynb(page, config) -> str:
 
 def _add_download_link(html: str, name: str) -> str:
     link = (f'<p class="notebook-download"><a href="{name}" download>'
-            f"Download this notebook (.ipynb)</a>: it imports from the repository's "
-            f"<code>snippets/</code> folder, so run it from a clone.</p>")
+            f"Download this notebook (.ipynb)</a>: it imports the repository's "
+            f"<code>snippets/</code> modules, so open it from a clone's <code>snippets/</code> folder.</p>")
     end_h1 = html.find("</h1>")
     if end_h1 < 0:
         return link + html

@@ -224,7 +224,7 @@ class NotebookRender(_PageItem):
 
 
 class NotebookItem(_PageItem):
-    """The notebook's code cells, top to bottom in one namespace, in the notebook's folder."""
+    """The notebook's code cells, top to bottom in one namespace, in a fresh folder."""
 
     def __init__(self, *, notebook: Notebook, **kwargs):
         super().__init__(**kwargs)
@@ -237,7 +237,7 @@ class NotebookItem(_PageItem):
         observed: dict = {}
         try:
             settings = state.settings(self.config)
-            state.sandbox().run_notebook(self.notebook, self.path.parent, ran, snippet_dirs=settings.snippet_dirs,
+            state.sandbox().run_notebook(self.notebook, ran, snippet_dirs=settings.snippet_dirs,
                                          root=settings.root, observed=observed)
         finally:
             self.user_properties.append(("pagetest_observed", observed))

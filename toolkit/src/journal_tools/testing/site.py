@@ -385,7 +385,7 @@ def _notebook_checks(path: Path, settings):
     from journal_tools.core.code.notebook import check_notebook_math, read_notebook, run_notebook
 
     nb = read_notebook(path, settings)
-    return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]
+    return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, []))]
 
 
 def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:

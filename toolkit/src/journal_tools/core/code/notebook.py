@@ -1,4 +1,4 @@
-"""Notebook pages as page tests: the code cells run in one namespace in the notebook's folder (as Jupyter does),
+"""Notebook pages as page tests: the code cells run in one namespace in a fresh folder (as a page's blocks),
 the Markdown cells through the site's Markdown, so a failure names ``docs/notebooks/x.py:12`` as a page's would.
 """
 
@@ -12,7 +12,14 @@ from typing import Callable
 
 from journal_tools.core.code.parse import PageError
 from journal_tools.core.code.render_check import RenderProblem
-from journal_tools.core.code.run import BlockError, compile_mapped, exception_line, format_exception, reset_global_state
+from journal_tools.core.code.run import (
+    BlockError,
+    compile_mapped,
+    exception_line,
+    format_exception,
+    fresh_folder,
+    reset_global_state,
+)
 from journal_tools.core.markup.citations import BibError, CitationError
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake, Origin
@@ -84,14 +91,12 @@ def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
     return [Origin(nb.path, cell.line + k) for k in range(len(cell.source.split("\n")))]
 
 
-def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
-    """Run the code cells in one namespace in ``folder`` (each added to ``ran``; ``on_step(i)`` before cell i); BlockError at its line."""
+def run_notebook(nb: Notebook, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
+    """Run the code cells in one namespace in a fresh folder, as a page's blocks (each added to ``ran``; ``on_step(i)`` before cell i); BlockError at its line."""
     reset_global_state()
     os.environ.setdefault("MPLBACKEND", "Agg")  # no window, as in a kernel without a display
     namespace = {"__name__": "__main__"}
-    old_cwd = os.getcwd()
-    os.chdir(folder)
-    try:
+    with fresh_folder():
         for i, cell in enumerate(nb.code_cells):
             if on_step is not None:
                 on_step(i)
@@ -106,8 +111,6 @@ def run_notebook(nb: Notebook, folder: Path, ran: list[Cell], on_step: Callable[
                 raise BlockError(origin, f"{exception_line(exc)}\n"
                                          f"(the cell starting at line {cell.line})\n{report}", cause=exc) from None
             ran.append(cell)
-    finally:
-        os.chdir(old_cwd)
 
 
 def check_notebook_math(nb: Notebook, settings: Settings) -> None:

@@ -21,6 +21,7 @@ import tempfile
 import threading
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
@@ -227,17 +228,28 @@ def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list |
     ``on_step(i)`` before step ``i``."""
     reset_global_state(seed)
     namespace = {"__name__": "__main__", "__builtins__": builtins}
+    with fresh_folder():
+        for i, step in enumerate(steps):
+            if on_step is not None:
+                on_step(i)
+            result.results.append(_run_step(page, step, namespace, update))
+    return result
+
+
+@contextlib.contextmanager
+def fresh_folder():
+    """The working folder of every page's code (blocks, notebook cells, the kernel of a notebook page, figures): a new empty one.
+
+    Not the page's own folder (Jupyter Book's and Quarto's choice): each entry's downloads run alone in an empty folder, so code
+    that read a file beside its page would pass here and fail there; a journal file is read through a snippet module's
+    ``__file__`` (toolkit/DECISIONS.md)."""
     old_cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="pagetest-") as tmp:
         os.chdir(tmp)
         try:
-            for i, step in enumerate(steps):
-                if on_step is not None:
-                    on_step(i)
-                result.results.append(_run_step(page, step, namespace, update))
+            yield Path(tmp)
         finally:
             os.chdir(old_cwd)
-    return result
 
 
 def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:

@@ -108,7 +108,7 @@ class Sandbox:
         if error is not None:
             raise BlockError(*error)
 
-    def run_notebook(self, nb, folder: Path, ran: list, *, snippet_dirs=(), root: Path | None = None,
+    def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,
                      observed: dict | None = None) -> None:
         """``core.notebook.run_notebook`` in the worker, each cell under the notebook's limit (``root``, ``observed``: :meth:`call`)."""
         from journal_tools.core.code.notebook import cell_origins
@@ -124,7 +124,7 @@ class Sandbox:
             ran[:] = cells[:finished]
 
         try:
-            count, error = self.call(sandbox_child.notebook, (nb, str(folder)), nb.limit, units, snippet_dirs,
+            count, error = self.call(sandbox_child.notebook, (nb,), nb.limit, units, snippet_dirs,
                                      on_progress=progress, root=root, observed=observed)
         except Stopped as stop:
             del ran[stop.index:]

@@ -166,14 +166,14 @@ def chain(progress, page, steps, updating: bool):
     return result.results[sent:], updates, None
 
 
-def notebook(progress, nb, folder: str):
+def notebook(progress, nb):
     """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None)."""
     from journal_tools.core.code.notebook import run_notebook
     from journal_tools.core.code.run import BlockError
 
     ran: list = []
     try:
-        run_notebook(nb, Path(folder), ran, lambda index: progress(index, index))  # index cells finished
+        run_notebook(nb, ran, lambda index: progress(index, index))  # index cells finished
     except BlockError as exc:
         return len(ran), (exc.origin, exc.problem)
     return len(ran), None
