@@ -258,5 +258,5 @@ def test_the_page_test_of_an_entry_with_an_unknown_author_fails_at_its_authors_l
     result = pytester.runpytest_inprocess("-rf")
     out = result.stdout.str()
     failed = [line for line in out.splitlines() if line.startswith("FAILED")]
-    # The located failure as the toolkit's plugin writes it after pytest's summary: whole, by the test's name.
-    assert failed == [f"FAILED ::page - {AUTHOR_ERROR}"], out[-2000:]
+    # The located failure as the toolkit's plugin writes it after pytest's summary: whole, by its node id.
+    assert failed == [f"FAILED docs/posts/entry.md::page - {AUTHOR_ERROR}"], out[-2000:]

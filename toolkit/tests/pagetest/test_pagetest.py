@@ -159,7 +159,7 @@ $$
 
 
 def test_update_outputs_fills_a_matrix_from_its_tensor_not_the_shape_printed_after_it(site):
-    """The new author's block (issue 37): a 6x2 tensor, then its shape. The 6x2 zeros get the
+    """A new author's block: a 6x2 tensor, then its shape. The 6x2 zeros get the
     tensor's 12 numbers, not 15 with a ragged row; a seventh row fails at the matrix naming both
     shapes, and the update refuses it, leaving the page as it was."""
     append(site, NEW_AUTHOR.replace("{rows}", " \\\\\n".join(["0 & 0"] * 6)))
@@ -195,7 +195,7 @@ def test_notebook_page_runs_its_cells_and_names_the_failing_line(site):
     lines = (site.path / NOTEBOOK).read_text(encoding="utf-8").split("\n")
     line = lines.index("print(weight.sum().item())") + 1
     out = failed_with(run(site, NOTEBOOK), f"{NOTEBOOK}:{line}: NameError: name 'weight' is not defined. Did you mean: 'weights'?")
-    assert "executed 0 of 2" not in out and "executed 1 of 2 code blocks" in out  # the first cell ran
+    assert "executed 2 of 2 code blocks" in out  # the first cell ran, and so did the failing one
 
 
 def test_notebook_markdown_math_is_checked(site):
@@ -272,3 +272,17 @@ def test_xfail_block_must_raise(site):
     run(site, "docs/xfail.md").assert_outcomes(passed=1, xfailed=1)
     (site.path / "docs/xfail.md").write_text(page.replace("torch.ones(2, 3) @ torch.ones(2, 3)", "torch.ones(2, 3) @ torch.ones(3, 2)"))
     failed_with(run(site, "docs/xfail.md"), "xfail.md:", "ran without error")
+
+
+def test_every_differing_output_of_a_chain_is_named_in_its_one_failure(site):
+    """As make serve shows them: a differing output does not stop the page's chain (doctest: page), so both are named, first first."""
+    append(site, "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n```text\n9\n```\n\n"
+                 "```python\nprint(2)\n```\n\n<!--pytest-codeblocks:expected-output-->\n\n"
+                 "```text\n8\n```\n")
+    lines = (site.path / ENTRY).read_text(encoding="utf-8").split("\n")
+    first, second = lines.index("9") + 1, lines.index("8") + 1
+    result = run(site)
+    out = failed_with(result, f"{ENTRY}:{first}: the expected output differs", "1 more in the same run:",
+                      f"{ENTRY}:{second}: the expected output differs")
+    assert out.index(f"{ENTRY}:{first}:") < out.index(f"{ENTRY}:{second}:")
+    result.assert_outcomes(passed=1, failed=1)  # one chain, one failure

@@ -116,7 +116,7 @@ def test_an_empty_output_fence_is_to_fill_not_a_failure(tmp_path):
     # The fence to fill (line 8), its block (line 3); the block that raises is a failure all the same.
     assert outcome["to_fill"] == [{"where": "docs/empty-output.md:8", "line": 3}], outcome
     assert [(f["line"], f["message"]) for f in outcome["failures"]] == [(11, "NameError: name 'undefined_name' is not defined")]
-    assert outcome["ran"] == 1  # the one to fill ran; a failed block is counted as failed, not as ran
+    assert outcome["ran"] == 2  # the one to fill ran, and so did the one that failed
 
 
 
@@ -132,11 +132,11 @@ def test_a_doctest_page_chain_runs_on_past_each_output_to_fill(tmp_path):
                     + "\n```python\nprint(missing)\n```\n", encoding="utf-8")
     outcome = _served_outcome(root, page)
     assert [f["where"] for f in outcome["to_fill"]] == ["docs/chain.md:12", "docs/chain.md:21"], outcome
-    # Block three ran with block two's x (42 + 1 printed, 42 shown): a failure; block four raised.
+    # Block three ran with block two's x (42 + 1 printed, 42 shown): a failure; block four raised. In page order.
     assert [(f["line"], f["message"].split(";")[0]) for f in outcome["failures"]] == [
-        (33, "NameError: name 'missing' is not defined"),
-        (24, "the expected output differs from what the block at line 24 printed")], outcome
-    assert (outcome["ran"], outcome["blocks"]) == (3, 4)
+        (24, "the expected output differs from what the block at line 24 printed"),
+        (33, "NameError: name 'missing' is not defined")], outcome
+    assert (outcome["ran"], outcome["blocks"]) == (4, 4)
 
 
 def test_a_page_runs_again_when_a_file_its_code_read_changes(tmp_path):

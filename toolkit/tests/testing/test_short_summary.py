@@ -37,14 +37,14 @@ def test_a_failure_s_short_summary_line_keeps_its_message_whole(journal, monkeyp
     monkeypatch.setenv("COLUMNS", "400")
     out = journal.runpytest_inprocess().stdout.str()
     message = next(line for line in out.splitlines() if line.startswith(f"{POST}:10: the expected output differs"))
-    line = f"FAILED ::line 3 - {message}"
-    monkeypatch.setenv("COLUMNS", str(len(line) + 2))  # the line fits; with the page's path before it, it would not
+    line = f"FAILED {POST}::line 3 - {message}"
+    monkeypatch.setenv("COLUMNS", str(len(line) + 2))  # the line fits: the file named, the message whole
     out = journal.runpytest_inprocess().stdout.str()
     assert line in out.splitlines(), out[-1500:]
     monkeypatch.setenv("COLUMNS", "60")  # a narrow terminal: the message whole, wrapped within its width
     result = journal.runpytest_inprocess()
     lines = result.stdout.str().splitlines()
-    start = next((i for i, ln in enumerate(lines) if ln.startswith("FAILED ::line 3 -")), None)
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("FAILED docs/")), None)
     assert start is not None, "\n".join(lines[-12:])
     shown = [lines[start]] + [ln for ln in lines[start + 1:] if ln.startswith("    ")][:10]
     assert all(len(ln) <= 60 for ln in shown), shown

@@ -8,9 +8,10 @@ import pytest
 
 from journal_tools.compat import blog
 from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
+from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.code.parse import Page, PageError, parse_page
 from journal_tools.core.code.render_check import check_render
-from journal_tools.core.code.run import ChainResult
+from journal_tools.core.judge import PageMistakes, judge_chain
 from journal_tools.core.markup import citations
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.source import read_source
@@ -184,23 +185,21 @@ class ChainItem(_PageItem):
         self.add_marker(pytest.mark.pagetest)
 
     def runtest(self):
-        """Run the steps; count what ran; report skips and xfails as pytest outcomes."""
+        """Run the steps (``core.judge``: every mistake of the chain); count what ran; report skips and xfails as pytest outcomes."""
         updating = self.config.getoption("update_outputs")
-        updates = [] if updating else None
-        result = ChainResult()
-        try:
-            settings = state.settings(self.config)
-            state.sandbox().run_chain(self.page, self.steps, result, updates, snippet_dirs=settings.snippet_dirs,
-                                      root=settings.root)
-        finally:
-            self.user_properties.append(("pagetest_observed", result.observed))
-            # Counted even when a block fails: the blocks before it did run.
-            self.user_properties.append(("pagetest_run", result.executed_fences))
-            self.user_properties.append(("pagetest_numbers", result.numbers_checked))
-            skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
-            self.user_properties.append(("pagetest_skipped", skipped))
-        if updates:
-            self.config.stash[state.UPDATES].extend(updates)
+        verdict = judge_chain(state.sandbox(), self.page, self.steps, state.settings(self.config))
+        result = verdict.result
+        self.user_properties.append(("pagetest_observed", result.observed))
+        # Counted even when a block fails: the blocks before it did run, and so did it.
+        self.user_properties.append(("pagetest_run", result.executed_fences))
+        self.user_properties.append(("pagetest_numbers", result.numbers_checked))
+        skipped = [f"{r.step.origin.describe()}: {r.reason}" for r in result.skipped]
+        self.user_properties.append(("pagetest_skipped", skipped))
+        if updating:  # a differing output is written back, not a failure
+            self.config.stash[state.UPDATES].extend(verdict.rewrites)
+        failures = [m for m, _ in verdict.failures if not (updating and isinstance(m, OutputMismatch))]
+        if failures:
+            raise PageMistakes(failures)
         if result.results and len(result.skipped) == len(result.results):
             pytest.skip("; ".join(skipped))
         if result.results and len(result.xfailed) == len(result.results):
@@ -235,13 +234,15 @@ class NotebookItem(_PageItem):
         """Run every code cell; count the cells that ran."""
         ran: list = []
         observed: dict = {}
+        failed = 1  # the cell that failed ran too
         try:
             settings = state.settings(self.config)
             state.sandbox().run_notebook(self.notebook, ran, snippet_dirs=settings.snippet_dirs,
                                          root=settings.root, observed=observed)
+            failed = 0
         finally:
             self.user_properties.append(("pagetest_observed", observed))
-            self.user_properties.append(("pagetest_run", len(ran)))
+            self.user_properties.append(("pagetest_run", len(ran) + failed))
             self.user_properties.append(("pagetest_skipped", []))
 
 

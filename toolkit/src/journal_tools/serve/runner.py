@@ -17,7 +17,7 @@ __all__ = ["draw_figures", "figures_in", "run_page"]
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
     """Run every block of one page; the outcome as a JSON-ready dict. Aborted as soon as ``stale()`` says the page was saved again."""
     from journal_tools.core.code.parse import parse_page
-    from journal_tools.core.code.run import BlockError, ChainResult
+    from journal_tools.core.judge import judge_chain
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
@@ -35,25 +35,15 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
             raise Aborted()
         if not steps:
             continue
-        # Run as make update-outputs runs: a differing output is noted and the chain goes on. So an empty fence (the README's way to start
-        # an output) is "to fill", never the end of a doctest: page chain, and the blocks after it run; any other difference is a failure.
-        result, differs = ChainResult(), []
-        try:
-            sandbox.run_chain(page, steps, result, differs, snippet_dirs=settings.snippet_dirs, cancelled=stale,
-                              root=settings.root)
-        except BlockError as exc:
-            step = steps[len(result.results)]
-            out["failures"].append(_failure(exc, page.where(step.parts[0].fence.start).line))
-        for mismatch in differs:
-            step = _step_of(page, steps, mismatch)
-            fence_line = page.where(step.parts[0].fence.start).line if step else None
-            if step is not None and mismatch.kind == "output" and not step.expected_output.strip():
-                out["to_fill"].append({"where": page.where(step.expected_fence.start).describe(), "line": fence_line})
-            else:
-                out["failures"].append(_failure(mismatch, fence_line))
-        out["ran"] += result.executed_fences
+        verdict = judge_chain(sandbox, page, steps, settings, cancelled=stale)
+        for mistake, step in verdict.to_fill():
+            out["to_fill"].append({"where": page.where(step.expected_fence.start).describe(),
+                                   "line": page.where(step.parts[0].fence.start).line})
+        for mistake, step in verdict.mistakes():
+            out["failures"].append(_failure(mistake, page.where(step.parts[0].fence.start).line if step else None))
+        out["ran"] += verdict.result.executed_fences
         for kind in ("files", "folders"):
-            out["read"][kind].update(result.observed.get(kind, {}))
+            out["read"][kind].update(verdict.result.observed.get(kind, {}))
     return out | {"seconds": time.perf_counter() - start}
 
 
@@ -61,18 +51,6 @@ def _failure(exc, line: int | None) -> dict:
     """A failure of the outcome: its ``file:line``, the block's fence line (for the panel's link), the message."""
     where = exc.origin.describe() if exc.origin else exc.path
     return {"where": where, "line": line, "message": exc.problem.split("\n", 1)[0], "report": str(exc)}
-
-
-def _step_of(page, steps, mismatch):
-    """The step whose expected output or checked matrix ``mismatch`` is about (None: not found)."""
-    for step in steps:
-        fence, math = step.expected_fence, step.math
-        if mismatch.kind == "output" and fence is not None and page.where(fence.start).line + 1 <= mismatch.line \
-                <= page.where(fence.end).line:
-            return step
-        if mismatch.kind == "matrix" and math is not None and mismatch.line in {page.where(i).line for i in math.lines}:
-            return step
-    return None
 
 
 def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:

@@ -4,9 +4,9 @@
   terminal's width, and a page's node id (``docs/blog/posts/<date>-<slug>.md::page``) took
   half of it: ``FAILED …md::page - docs/blog/p...``. A failure whose message starts with
   that same file's ``path:line:`` (every mistake of a page: ``core/mistake.py``) is taken out
-  of pytest's summary and written after it, with the test's name alone and its whole first
-  line wrapped to the terminal's width (``FAILED ::page - docs/blog/posts/x.md:38: snippet
-  include failed: ...``, the rest on indented lines): the path once, the message whole.
+  of pytest's summary and written after it, node id and whole first line wrapped to the
+  terminal's width (``FAILED docs/blog/posts/x.md::page - docs/blog/posts/x.md:38: snippet
+  include failed: ...``, the rest on indented lines): the file named, the message whole.
 - A failure often makes other tests skip, each naming the test that says why (the checks
   of the built site name ``test_docs_build``, which names the page test of the mistake it
   stopped at). pytest only counts them ("34 skipped"). One line per failure says how many
@@ -34,13 +34,12 @@ def take_located_failures(stats: dict) -> list:
 
 
 def located_lines(reports: list, width: int) -> list[str]:
-    """``FAILED ::<test name> - <the message's first line>``, wrapped to ``width`` (the rest indented)."""
+    """``FAILED <node id> - <the message's first line>``, wrapped to ``width`` (the rest indented)."""
     lines = []
     for report in reports:
-        name = report.nodeid.partition("::")[2]
         first = report.longrepr.split("\n", 1)[0]
         # A word wider than the terminal (a long path) is broken too: every line fits.
-        lines += textwrap.wrap(f"FAILED ::{name} - {first}", max(width, 40), subsequent_indent="    ",
+        lines += textwrap.wrap(f"FAILED {report.nodeid} - {first}", max(width, 40), subsequent_indent="    ",
                                break_on_hyphens=False)
     return lines
 

@@ -92,7 +92,8 @@ def cell_origins(nb: Notebook, cell: Cell) -> list[Origin]:
 
 
 def run_notebook(nb: Notebook, ran: list[Cell], on_step: Callable[[int], None] | None = None) -> None:
-    """Run the code cells in one namespace in a fresh folder, as a page's blocks (each added to ``ran``; ``on_step(i)`` before cell i); BlockError at its line."""
+    """Run the code cells in one namespace in a fresh folder, as a page's blocks (each added to ``ran``; ``on_step(i)`` before
+    cell i); BlockError at its line."""
     reset_global_state()
     os.environ.setdefault("MPLBACKEND", "Agg")  # no window, as in a kernel without a display
     namespace = {"__name__": "__main__"}

@@ -70,11 +70,13 @@ class ChainResult:
 
     results: list[StepResult] = field(default_factory=list)
     observed: dict = field(default_factory=dict)  # what the code read: {"files": {path: digest}, "folders": {...}} (core.code.observe)
+    failed: Step | None = None  # the step that raised, ran past its limit or printed what the page does not show
 
     @property
     def executed_fences(self) -> int:
-        """Fences run (skipped steps not counted)."""
-        return sum(len(r.step.parts) for r in self.results if r.status != "skipped")
+        """Fences run, the failing step's included (skipped steps not counted)."""
+        ran = sum(len(r.step.parts) for r in self.results if r.status != "skipped")
+        return ran + (len(self.failed.parts) if self.failed is not None else 0)
 
     @property
     def numbers_checked(self) -> int:

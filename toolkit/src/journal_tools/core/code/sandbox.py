@@ -101,11 +101,13 @@ class Sandbox:
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              rehearsable=True, root=root, observed=result.observed)
         except Stopped as stop:
+            result.failed = steps[stop.index]
             raise BlockError(*_located(stop, units[stop.index], sources)) from None
         result.results.extend(done)
         if update is not None:
             update.extend(updates)
         if error is not None:
+            result.failed = steps[len(result.results)]
             raise BlockError(*error)
 
     def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,

@@ -19,7 +19,6 @@ import tempfile
 import threading
 import time
 import traceback
-from pathlib import Path
 
 from journal_tools.core.code import observe
 from journal_tools.core.page.limits import BoundedOutput
