@@ -160,12 +160,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
-        _stop_if_any(checks)
         if refs:
-            try:
-                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
-            except figures.FigureError as exc:
-                raise PluginError(str(exc)) from None
+            self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
+            for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
+                if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
+                    checks.add(mistake)
+                else:  # make serve: the page breaks alone, under its panel
+                    self.page_mistake(self.settings.root / mistake.path, mistake)
+        _stop_if_any(checks)
         return files
 
     def _serve_broken(self, file, mistake: validate.InputError) -> None:

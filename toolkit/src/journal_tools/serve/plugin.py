@@ -93,7 +93,7 @@ class ServePlugin(BasePlugin[ServeConfig]):
         shared = self.serve_state.figures
         shared.stale = dict(shared.last)
         svgs = figures.prepare(refs, dirs, record, self.serve_state.runner.draw, shared.stale)
-        shared.last, shared.record = dict(svgs), record
+        shared.last, shared.record = {t: svg for t, svg in svgs.items() if not svg.startswith("error: ")}, record
         return svgs
 
     @event_priority(-90)  # after mkdocs-jupyter's on_pre_page (0) gives notebooks their render, before the journal's (-100)

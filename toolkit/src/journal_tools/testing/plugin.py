@@ -90,6 +90,8 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_terminal_summary_located_failures(terminalreporter):
     """After pytest's short summary: the located failures, whole, wrapped, by the test's name; counted as before."""
     stats = terminalreporter.stats
+    if "error" in stats:
+        stats["error"] = short_summary.unique_errors(stats["error"])
     failed = list(stats.get("failed", []))
     try:
         return (yield)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-__all__ = ["located_lines", "skips_caused_by_failures", "take_located_failures"]
+__all__ = ["located_lines", "skips_caused_by_failures", "take_located_failures", "unique_errors"]
 
 def take_located_failures(stats: dict) -> list:
     """Take failures located in their own test file out of ``stats["failed"]``, for :func:`located_lines` (the caller restores them)."""
@@ -71,3 +71,14 @@ def _reason(report) -> str:
     longrepr = report.longrepr
     text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr or "")
     return text.removeprefix("Skipped: ")
+
+
+def unique_errors(reports: list) -> list:
+    """Each error once: under pytest-xdist every worker collects every file, and reports the same collection error again."""
+    seen, unique = set(), []
+    for report in reports:
+        key = (getattr(report, "nodeid", None), getattr(report, "when", None), str(getattr(report, "longrepr", "")))
+        if key not in seen:
+            seen.add(key)
+            unique.append(report)
+    return unique

@@ -20,7 +20,7 @@ from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.fences import inside_fence, scan
 from journal_tools.core.record.inputs import Inputs, Record, environment
 
-__all__ = ["KIND", "FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "keep", "prepare"]
+__all__ = ["KIND", "FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
 
 KIND = "figure"  # the record's kind: subject the figure's target, result its SVG
 
@@ -77,8 +77,8 @@ def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict
 
 def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
             stale: dict[str, str] | None = None) -> dict[str, str]:
-    """Every figure of ``refs`` as SVG, from the record or drawn (misses in one ``draw_with`` call). ``stale`` (make serve): last build's
-    SVGs, served for a miss and left to redraw after the build. FigureError names the first failing figure line."""
+    """Every figure of ``refs`` as SVG (``error: ...`` for one that failed: :func:`mistakes`), from the record or drawn (misses in one
+    ``draw_with`` call). ``stale`` (make serve): last build's SVGs, served for a miss and left to redraw after the build."""
     targets = sorted({r.target for r in refs})
     if not targets:
         return {}
@@ -95,14 +95,18 @@ def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw
     missing = [t for t in missing if t not in deferred]
     drawn = (draw_with or draw)(missing, dirs, record.root if record is not None else None) if missing else {}
     svgs = {t: svg for t, (svg, _) in drawn.items()} | deferred
-    for ref in refs:
-        result = found.get(ref.target) or svgs.get(ref.target, "error: not drawn")
-        if result.startswith("error: "):
-            raise FigureError(ref.path, ref.line, result[len("error: "):])
-        found[ref.target] = result
+    for target in targets:
+        found.setdefault(target, svgs.get(target, "error: not drawn"))
     if record is not None:
         keep(record, {t: drawn[t] for t in missing})
     return found
+
+
+def mistakes(refs: list[FigureRef], svgs: dict[str, str], root: Path) -> list[FigureError]:
+    """A FigureError at each figure line whose figure failed (paths of the journal named from its top folder): each is its page's own."""
+    prefix = f"{root}{os.sep}"
+    return [FigureError(ref.path, ref.line, svgs[ref.target].removeprefix("error: ").replace(prefix, ""))
+            for ref in refs if svgs.get(ref.target, "").startswith("error: ")]
 
 
 def keep(record: Record, drawn: dict[str, tuple[str, dict | None]]) -> None:
@@ -125,6 +129,9 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
             continue
         if ref.target not in svgs:
             raise FigureError(path, n, f"figure {ref.target} was not prepared")
+        if svgs[ref.target].startswith("error: "):  # the page's panel (make serve) names it; make build stopped before
+            out.append(line)
+            continue
         parts = ['<figure class="journal-figure">', svgs[ref.target]]
         if ref.caption:
             parts.append(f"<figcaption>{html.escape(ref.caption)}</figcaption>")
