@@ -114,6 +114,20 @@ def test_unchanged_pages_are_reused_and_an_edited_one_runs(journal):
     assert "reused: the tests of 1 unchanged page " in out, out
 
 
+def test_a_prose_edit_runs_no_code_and_a_code_edit_runs_its_chain(journal):
+    """A chain is kept under its code and what its code read, not under the page's bytes (core/judge.py)."""
+    _run(journal)
+    page = journal.path / "docs" / "b.md"
+    page.write_text("Some prose first.\n\n" + page.read_text(encoding="utf-8"), encoding="utf-8")  # every line moves
+    result, out = _run(journal)
+    assert result.ret == 0 and "executed 0 of 2 code blocks on 1 of 2 pages; 1 page reused" in out, out
+    assert "reused: 1 code block of changed pages" in out, out
+    page.write_text("Some prose first.\n\n" + PAGE.format(title="b", value=4), encoding="utf-8")
+    result, out = _run(journal)
+    assert result.ret == 0 and "executed 1 of 2 code blocks on 1 of 2 pages; 1 page reused" in out, out
+    assert "code block of changed pages" not in out, out
+
+
 def test_named_pages_fresh_and_failures_always_run(journal, monkeypatch):
     _run(journal)
     result, out = _run(journal, "docs/a.md")

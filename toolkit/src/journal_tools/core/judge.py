@@ -8,15 +8,19 @@ every output that differs, and an empty output fence (the README's way to start 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.code.parse import Page, Step
 from journal_tools.core.code.run import BlockError, ChainResult
 from journal_tools.core.mistake import Mistake
+from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
-__all__ = ["ChainVerdict", "PageMistakes", "judge_chain"]
+__all__ = ["CHAIN", "ChainVerdict", "PageMistakes", "chain_key", "judge_chain"]
+
+CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
 
 
 @dataclass
@@ -26,6 +30,7 @@ class ChainVerdict:
     result: ChainResult
     failures: list[tuple[Mistake, Step | None]] = field(default_factory=list)  # in page order
     rewrites: list[OutputMismatch] = field(default_factory=list)  # every differing output or matrix that can be written back
+    reused: dict | None = None  # a passed run of the same code whose reads hold: {"fences", "numbers", "read"}; nothing ran
 
     def to_fill(self) -> list[tuple[Mistake, Step]]:
         """The failures that are an empty output fence: outputs to fill, which ``make serve`` shows as such."""
@@ -41,8 +46,16 @@ def _empty_output(mistake: Mistake, step: Step) -> bool:
     return isinstance(mistake, OutputMismatch) and mistake.kind == "output" and not (step.expected_output or "").strip()
 
 
-def judge_chain(sandbox, page: Page, steps: list[Step], settings: Settings, *, cancelled=None) -> ChainVerdict:
-    """Run ``steps`` in one namespace in ``sandbox``'s worker; every mistake, each with its step (``cancelled``: Sandbox.call's)."""
+def judge_chain(sandbox, page: Page, steps: list[Step], settings: Settings, *, cancelled=None, record: Record | None = None,
+                subject: str | None = None) -> ChainVerdict:
+    """Run ``steps`` in one namespace in ``sandbox``'s worker; every mistake, each with its step (``cancelled``: Sandbox.call's).
+
+    With ``record``: a passed run of the same code (:func:`chain_key`) whose reads hold is reused, nothing run; a run that passes is
+    written down under ``subject``. So a prose edit runs no code, and the seed check runs once per code change."""
+    key = chain_key(page, steps)
+    held = record.held(CHAIN, subject, key) if record is not None and record.reuse else None
+    if held is not None:
+        return ChainVerdict(ChainResult(), reused=held[1] | {"read": {"files": dict(held[0].files), "folders": dict(held[0].folders)}})
     verdict = ChainVerdict(ChainResult())
     try:
         sandbox.run_chain(page, steps, verdict.result, verdict.rewrites, snippet_dirs=settings.snippet_dirs,
@@ -51,7 +64,23 @@ def judge_chain(sandbox, page: Page, steps: list[Step], settings: Settings, *, c
         verdict.failures.append((exc, verdict.result.failed))
     verdict.failures += [(mismatch, _step_of(page, steps, mismatch)) for mismatch in verdict.rewrites]
     verdict.failures.sort(key=lambda failure: _page_line(failure[0]))
+    result = verdict.result
+    if record is not None and not verdict.failures and all(r.status == "passed" for r in result.results):
+        read = Inputs(result.observed.get("files", {}), result.observed.get("folders", {}))
+        record.passed(CHAIN, subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked})
     return verdict
+
+
+def chain_key(page: Page, steps: list[Step]) -> str:
+    """What a chain's run depends on besides the files its code reads: its code (includes expanded), the outputs and matrices it is
+    checked against, its markers, the page's mode and time limit, and the environment (packages, Python, the toolkit). Not the prose
+    around it, nor the lines it stands at."""
+    h = hashlib.sha256(f"{environment()}\0{page.mode}\0{page.limit.seconds}".encode())
+    for step in steps:
+        math = (step.math.tex, repr(step.math.selector)) if step.math is not None else None
+        h.update(repr((step.lang, [p.code for p in step.parts], step.expected_output, step.expected_ignore_whitespace, math,
+                       [repr(m) for m in step.marks], step.importorskip)).encode())
+    return h.hexdigest()
 
 
 def _page_line(mistake: Mistake) -> int:

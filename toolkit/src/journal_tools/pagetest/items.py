@@ -187,7 +187,16 @@ class ChainItem(_PageItem):
     def runtest(self):
         """Run the steps (``core.judge``: every mistake of the chain); count what ran; report skips and xfails as pytest outcomes."""
         updating = self.config.getoption("update_outputs")
-        verdict = judge_chain(state.sandbox(), self.page, self.steps, state.settings(self.config))
+        settings = state.settings(self.config)
+        # make update-outputs runs every chain: it writes what the code prints
+        record = None if updating else state.record(self.config)
+        subject = f"{settings.rel(self.path)}#{self.page.steps.index(self.steps[0])}"
+        verdict = judge_chain(state.sandbox(), self.page, self.steps, settings, record=record, subject=subject)
+        if verdict.reused is not None:  # the same code passed, and what it read is unchanged: nothing runs
+            self.user_properties += [("pagetest_chain_reused", verdict.reused["fences"]), ("pagetest_run", 0),
+                                     ("pagetest_numbers", verdict.reused["numbers"]), ("pagetest_observed", verdict.reused["read"]),
+                                     ("pagetest_skipped", [])]
+            return
         result = verdict.result
         self.user_properties.append(("pagetest_observed", result.observed))
         # Counted even when a block fails: the blocks before it did run, and so did it.

@@ -24,6 +24,7 @@ class Tally:
         self.written: list = []  # outputs.PageRewrite, one per page rewritten
         self.seen: set[str] = set()  # every page a report came from (run, reused or unreadable)
         self.reused_blocks: dict[str, int] = {}  # a reused page: the blocks its reused run ran
+        self.reused_chains = 0  # blocks not run again: their code passed before and what it read is unchanged
 
     def pytest_runtest_logreport(self, report):
         """Add up what one test ran, skipped and reused."""
@@ -39,6 +40,8 @@ class Tally:
                 self.run += value
             elif key == "pagetest_reused":
                 self.reused += value
+            elif key == "pagetest_chain_reused":
+                self.reused_chains += value
             elif key == "pagetest_skipped":
                 self.skipped += len(value)
                 self.skips.extend(value)
@@ -72,6 +75,9 @@ class Tally:
             + (f"; {reused} page{'s' if reused > 1 else ''} reused" if reused else "")
             + (f"; {self.skipped} skipped with a written reason" if self.skipped else "")
         )
+        if self.reused_chains:
+            tr.write_line(f"reused: {self.reused_chains} code block{'s' if self.reused_chains > 1 else ''} of changed pages, whose code "
+                          "and every file it read are as when they passed (prose edits run no code); FRESH=1 re-runs them")
         if self.reused:
             tr.write_line(f"reused: the tests of {self.reused} unchanged page{'s' if self.reused > 1 else ''} (every file "
                           "they read and their code read is as when they passed, and so are the packages and the "
@@ -102,7 +108,7 @@ class Verified:
             seen["failed"] = True
         if report.when == "call" or (report.when == "setup" and not report.passed):
             seen["items"].add(report.nodeid)
-            seen["blocks"] += props.get("pagetest_run", 0)
+            seen["blocks"] += props.get("pagetest_run", 0) + props.get("pagetest_chain_reused", 0)
             seen["numbers"] += props.get("pagetest_numbers", 0)
             observed = props.get("pagetest_observed") or {}
             seen["read"] |= Inputs(observed.get("files", {}), observed.get("folders", {}))
