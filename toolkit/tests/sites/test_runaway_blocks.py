@@ -122,6 +122,24 @@ def test_make_serve_runs_the_next_page_after_every_case(serve_run):
     assert entry["failures"] == [] and entry["ran"] == 2, entry
 
 
+def test_a_loop_in_a_snippet_module_is_named_at_its_own_line(tmp_path):
+    """A page calls a snippet function that never returns: the failure names the loop's line in the snippet, and the stack the
+    page line that called it (make serve's runner; the page tests' worker is the same sandbox)."""
+    root = fixture_project(tmp_path / "project")
+    (root / "snippets" / "spin.py").write_text("def spin():\n    n = 0\n    while True:\n        n += 1\n", encoding="utf-8")
+    page = root / "docs" / "spin.md"
+    page.write_text(f"---\ntimeout: {LIMIT}\n---\n\n# Spin\n\n```python\nfrom spin import spin\nspin()\n```\n", encoding="utf-8")
+    runner = code_runner.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
+    try:
+        outcome = runner.run([page])[page].result(timeout=GUARD_SECONDS)
+    finally:
+        runner.close()
+    (failure,) = outcome["failures"]
+    assert failure["where"] in ("snippets/spin.py:3", "snippets/spin.py:4"), failure
+    assert failure["message"].startswith(f"the block ran past {LIMIT} s"), failure
+    assert "docs/spin.md:9, in <module>" in failure["report"] and str(root) not in failure["report"], failure["report"]
+
+
 def test_a_page_saved_again_stops_its_old_run(tmp_path):
     """A hang fixed before its (long) limit: the new code runs now, not after the old run's limit."""
     root = fixture_project(tmp_path / "project")

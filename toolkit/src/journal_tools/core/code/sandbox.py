@@ -102,7 +102,7 @@ class Sandbox:
                                              rehearsable=True, root=root, observed=result.observed)
         except Stopped as stop:
             result.failed = steps[stop.index]
-            raise BlockError(*_located(stop, units[stop.index], sources)) from None
+            raise BlockError(*_located(stop, units[stop.index], sources, root)) from None
         result.results.extend(done)
         if update is not None:
             update.extend(updates)
@@ -130,7 +130,7 @@ class Sandbox:
                                      on_progress=progress, root=root, observed=observed)
         except Stopped as stop:
             del ran[stop.index:]
-            raise BlockError(*_located(stop, units[stop.index], sources)) from None
+            raise BlockError(*_located(stop, units[stop.index], sources, root)) from None
         ran[:] = cells[:count]
         if error is not None:
             raise BlockError(*error)
@@ -431,15 +431,22 @@ def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
     return stacks
 
 
-def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
-    """(origin, problem) for a stopped unit: the innermost page frame names the line; the stack shown starts at the outermost page frame."""
+def _located(stop: Stopped, unit: Unit, sources: dict, root: Path | None = None) -> tuple[Origin, str]:
+    """(origin, problem) for a stopped unit: the innermost journal frame (a page line, or a file of the journal at ``root``, a snippet
+    module's loop say) names the line; the stack shown starts at the outermost page frame, journal files named from the root."""
     def origin_of(file: str, line: int) -> Origin | None:
         origins = sources.get(file, ((),))[0]
-        return origins[line - 1] if 1 <= line <= len(origins) else None
+        if 1 <= line <= len(origins):
+            return origins[line - 1]
+        path = Path(file)
+        if root is not None and path.is_absolute() and root in path.parents and "site-packages" not in path.parts:
+            return Origin(path.relative_to(root).as_posix(), line)
+        return None
 
     stack = next((s for s in _threads(stop.dump) if any(f in sources for f, _, _ in s)), [])
-    page_frames = [i for i, (f, line, _) in enumerate(stack) if origin_of(f, line)]
-    origin = origin_of(*stack[page_frames[-1]][:2]) if page_frames else None
+    page_frames = [i for i, (f, _, _) in enumerate(stack) if f in sources]
+    journal_frames = [i for i, (f, line, _) in enumerate(stack) if origin_of(f, line)]
+    origin = origin_of(*stack[journal_frames[-1]][:2]) if journal_frames else None
     origin = origin or unit.origin
     report = stop.reason
     if page_frames:
@@ -448,7 +455,7 @@ def _located(stop: Stopped, unit: Unit, sources: dict) -> tuple[Origin, str]:
             if file in _RUNNER_FILES:
                 continue
             mapped = origin_of(file, line)
-            code = sources[file][1][line - 1] if mapped else linecache.getline(file, line)
+            code = sources[file][1][line - 1] if file in sources and mapped else linecache.getline(file, line)
             where = f"{mapped.describe()}, in {name}" if mapped else f'File "{file}", line {line}, in {name}'
             report += f"\n  {where}\n    {code.strip()}"
     if stop.hung:
