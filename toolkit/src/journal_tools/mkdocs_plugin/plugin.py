@@ -142,6 +142,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.render_mistakes = Mistakes()
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
         self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
+        self.failed_renders: set[Path] = set()  # make serve: pages served under their panel, never under a "Verified" badge
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -228,6 +229,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
         if self.page_mistake is not None and page.file.abs_src_path:
             self.page_mistake(Path(page.file.abs_src_path), mistake)
+            self.failed_renders.add(Path(page.file.abs_src_path))
             # The blog renders a post's whole Markdown again for its excerpt, on every page listing it.
             excerpt = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
             page.markdown = excerpt  # a documented attribute: what the blog's excerpt renders
@@ -279,7 +281,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def _badge(self, html: str, src: Path, links: str = "") -> str:
         """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
-        entry = verified.proved(self.record, src, self.settings)
+        entry = None if src in self.failed_renders else verified.proved(self.record, src, self.settings)
         if entry is None:
             self.unverified.append(self.settings.rel(src))
         return verified.add_badge(html, verified.badge_html(entry) + links)
