@@ -25,7 +25,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from journal_tools.commands import new_entry
 
@@ -105,31 +105,11 @@ def _yaml(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def toolkit_requirement() -> tuple[str, str]:
-    """(version, requirements.txt lines reinstalling this journal-tools), which is not on PyPI: from PEP 610's direct_url.json, a local
-    wheel's folder via ``--find-links``, a local folder (``-e`` if editable) or the URL; from an index, the pin alone."""
-    dist = importlib.metadata.distribution(DISTRIBUTION)
-    version = dist.version
-    pin = f"{DISTRIBUTION}=={version}"
-    raw = dist.read_text("direct_url.json")
-    if not raw:
-        return version, f"{pin}  # from the package index pip is configured with"
-    direct = json.loads(raw)
-    url = direct["url"]
-    local = unquote(urlsplit(url).path) if url.startswith("file:") else None
-    if local and "archive_info" in direct and local.endswith(".whl"):
-        folder = Path(local).parent
-        return version, (f"# The wheel journal-new-site ran from (PEP 610's direct_url.json): pip finds it there.\n"
-                         f"--find-links {folder}\n{pin}")
-    if local and "dir_info" in direct:
-        editable = direct["dir_info"].get("editable", False)
-        how = "editable, as journal-new-site ran from it" if editable else "built from the folder journal-new-site ran from"
-        line = f"-e {local}" if editable else f"{DISTRIBUTION} @ {url}"
-        return version, f"# {pin}, {how} (PEP 610's direct_url.json).\n{line}"
-    if "vcs_info" in direct:
-        vcs = direct["vcs_info"]
-        url = f"{vcs['vcs']}+{url}@{vcs.get('commit_id', '')}".rstrip("@")
-    return version, f"# {pin}, from where journal-new-site was installed.\n{DISTRIBUTION} @ {url}"
+def toolkit_version() -> str:
+    """The installed journal-tools' version: the made journal pins it by name, whatever it was installed from
+    (an index, a wheel, a checkout), so the journal names no folder of this machine; pip's own configuration
+    (PIP_FIND_LINKS, PIP_INDEX_URL, pip.conf) says where else to look, or the Makefile's TOOLKIT a checkout."""
+    return importlib.metadata.version(DISTRIBUTION)
 
 
 def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
@@ -140,7 +120,7 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
     site_url = _url(options.site_url, "--site-url") if options.site_url else f"https://example.github.io/{slug}/"
     site_url = site_url if site_url.endswith("/") else site_url + "/"  # the feed's logo is appended to it
     repo_url = _url(options.repo_url, "--repo-url") if options.repo_url else f"https://github.com/example/{slug}"
-    version, requirement = toolkit_requirement()
+    version = toolkit_version()
     given, placeholder = "given to journal-new-site", "PLACEHOLDER: set it (journal-new-site {})"
     return {
         "TITLE_YAML": _yaml(title),
@@ -157,7 +137,6 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
         "REPO_NAME": _yaml(urlsplit(repo_url).path.rstrip("/").rsplit("/", 1)[-1] or slug),
         "DATE": date.isoformat(),
         "TOOLKIT_VERSION": version,
-        "TOOLKIT_REQUIREMENT": requirement,
     }
 
 
