@@ -42,12 +42,11 @@ DIFFERENCES = [
     ("mkdocs.yml", "site_name", "content: the journal's own name (--title)"),
     ("mkdocs.yml", "site_description", "content"),
     ("mkdocs.yml", "site_author", "content: the author (--author)"),
-    ("mkdocs.yml", "site_url", "names: --site-url, or a marked placeholder"),
-    ("mkdocs.yml", "repo_url", "names: --repo-url, or a marked placeholder"),
+    ("mkdocs.yml", "site_url", "names: SITE_URL, else --site-url or the local address of the journal's folder name"),
+    ("mkdocs.yml", "repo_url", "names: REPO_URL, else --repo-url or a placeholder"),
     ("mkdocs.yml", "repo_name", "names: from repo_url"),
     ("mkdocs.yml", "copyright", "content"),
     ("mkdocs.yml", "plugins.blog.categories_allowed", "content: the journal's own categories"),
-    ("mkdocs.yml", "plugins.rss.image", "names: the favicon under the journal's own site_url"),
     ("mkdocs.yml", "nav", "content: this journal's nav names its notebook page; a made journal has none yet"),
     (".github/workflows/pages.yml", "jobs.toolkit", "the toolkit's suite (make test-toolkit), which needs toolkit/"),
     (".github/workflows/pages.yml", "jobs.deploy.needs", "waits for test-and-build only: there is no toolkit job"),
@@ -64,6 +63,13 @@ DIFFERENCES = [
     (".gitignore", "/build/", "the same"),
     (".gitignore", "toolkit/build/", "the same"),
 ]
+
+
+class EnvLoader(yaml.SafeLoader):
+    """MkDocs' ``!ENV [NAME, default]`` read as its list."""
+
+
+EnvLoader.add_constructor("!ENV", lambda loader, node: loader.construct_sequence(node))
 
 
 def differences(file: str) -> dict[str, str]:
@@ -169,7 +175,7 @@ def paths_differing(ours, theirs, prefix: str = "") -> list[str]:
 
 
 def test_the_same_mkdocs_settings_apart_from_content_and_names(made):
-    load = lambda root: yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))  # noqa: E731
+    load = lambda root: yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=EnvLoader)  # noqa: E731
     compare_trees("mkdocs.yml", load(REPO), load(made))
 
 
@@ -236,17 +242,17 @@ def test_writes_every_file_a_journal_needs_with_no_token_left(made):
         assert part in text, f"the example entry has no {part}"
     authors = yaml.safe_load((made / "docs/blog/.authors.yml").read_text(encoding="utf-8"))["authors"]
     assert authors[new_site.AUTHOR_ID]["name"] == AUTHOR
-    assert yaml.safe_load((made / "mkdocs.yml").read_text(encoding="utf-8"))["site_name"] == TITLE
+    assert yaml.load((made / "mkdocs.yml").read_text(encoding="utf-8"), Loader=EnvLoader)["site_name"] == TITLE
 
 
-def test_placeholder_urls_are_marked_and_given_ones_are_not(tmp_path):
+def test_the_addresses_come_from_the_environment_else_the_local_or_given_ones(tmp_path):
     create_site(tmp_path / "a", Options(), date=DATE)
     create_site(tmp_path / "b", Options(site_url="https://ada.github.io/notes", repo_url="https://github.com/ada/notes"), date=DATE)
     a, b = ((tmp_path / n / "mkdocs.yml").read_text(encoding="utf-8") for n in "ab")
-    assert a.count("PLACEHOLDER") == 2 and "site_url: https://example.github.io/a/" in a
-    assert "PLACEHOLDER" not in b and "site_url: https://ada.github.io/notes/" in b
-    assert "image: https://ada.github.io/notes/assets/images/favicon.png" in b
-    assert yaml.safe_load(b)["repo_name"] == "notes"
+    assert 'site_url: !ENV [SITE_URL, "http://127.0.0.1:8000/a/"]' in a
+    assert 'repo_url: !ENV [REPO_URL, "https://github.com/example/a"]' in a
+    assert 'site_url: !ENV [SITE_URL, "https://ada.github.io/notes/"]' in b
+    assert yaml.load(b, Loader=EnvLoader)["repo_name"] == "notes"
 
 
 def test_the_author_defaults_to_git_s_user_name_else_author(tmp_path, monkeypatch):

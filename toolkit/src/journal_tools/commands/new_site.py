@@ -116,12 +116,11 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
     """Every token the template uses, formatted for the file it goes into."""
     title = new_entry.clean_title(options.title) or DEFAULT_TITLE
     author = new_entry.clean_title(options.author or git_user_name() or DEFAULT_AUTHOR)
-    slug = re.sub(r"[^a-z0-9]+", "-", target.name.lower()).strip("-") or "journal"
-    site_url = _url(options.site_url, "--site-url") if options.site_url else f"https://example.github.io/{slug}/"
+    slug = _slug(target)
+    site_url = _url(options.site_url, "--site-url") if options.site_url else local_address(slug)
     site_url = site_url if site_url.endswith("/") else site_url + "/"  # the feed's logo is appended to it
     repo_url = _url(options.repo_url, "--repo-url") if options.repo_url else f"https://github.com/example/{slug}"
     version = toolkit_version()
-    given, placeholder = "given to journal-new-site", "PLACEHOLDER: set it (journal-new-site {})"
     return {
         "TITLE_YAML": _yaml(title),
         "TITLE_MD": new_entry.markdown_text(title),
@@ -129,11 +128,7 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
         "AUTHOR_YAML": _yaml(author),
         "COPYRIGHT_YAML": _yaml(f"Written by {author}; every code block is run by the tests."),
         "SITE_URL": site_url,
-        "SITE_URL_NOTE": "site_url: " + (given if options.site_url else placeholder.format("--site-url")
-                                         + ", where the site is published: the feeds and links are made from it"),
         "REPO_URL": repo_url,
-        "REPO_URL_NOTE": "repo_url: " + (given if options.repo_url else placeholder.format("--repo-url")
-                                         + ", the repository the header links to"),
         "REPO_NAME": _yaml(urlsplit(repo_url).path.rstrip("/").rsplit("/", 1)[-1] or slug),
         "DATE": date.isoformat(),
         "TOOLKIT_VERSION": version,
@@ -205,10 +200,18 @@ def create_site(target: Path, options: Options = Options(), date: dt.date | None
     return written
 
 
-def serve_address(target: Path) -> str:
-    """Where ``make serve`` answers: the path of the made mkdocs.yml's site_url on port 8000."""
-    found = re.search(r"(?m)^site_url:\s*(\S+)", (target / "mkdocs.yml").read_text(encoding="utf-8"))
-    return f"http://127.0.0.1:8000{urlsplit(found[1]).path if found else '/'}"
+def _slug(target: Path) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", target.name.lower()).strip("-") or "journal"
+
+
+def serve_address(target: Path, site_url: str | None) -> str:
+    """Where ``make serve`` answers: site_url's path on the local port."""
+    return f"http://127.0.0.1:8000{urlsplit(site_url or local_address(_slug(target.absolute()))).path}"
+
+
+def local_address(slug: str) -> str:
+    """site_url's default, where ``make serve`` answers (a build for publishing is given the published one: SITE_URL)."""
+    return f"http://127.0.0.1:8000/{slug}/"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,8 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dir", type=Path, help="the folder to make it in: empty, or absent (created)")
     parser.add_argument("--title", default=DEFAULT_TITLE, help=f"the site's name (default: {DEFAULT_TITLE!r})")
     parser.add_argument("--author", help=f"the author's name (default: git config user.name, else {DEFAULT_AUTHOR!r})")
-    parser.add_argument("--site-url", help="where the site will be published (default: a placeholder, marked in mkdocs.yml)")
-    parser.add_argument("--repo-url", help="its repository (default: a placeholder, marked in mkdocs.yml)")
+    parser.add_argument("--site-url", help="site_url's default (default: the local address; the Pages workflow gives the published one)")
+    parser.add_argument("--repo-url", help="repo_url's default (default: a placeholder; the Pages workflow gives the repository's)")
     args = parser.parse_args(argv)
     try:
         files = create_site(args.dir, Options(args.title, args.author, args.site_url, args.repo_url))
@@ -230,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"Made a journal in {args.dir} ({len(files)} files). Next:")
     print(f"  cd {args.dir}")
-    print(f"  make serve   # sets up .venv first (minutes, the first time: torch and the pins), then serves {serve_address(args.dir)}")
+    print(f"  make serve   # sets up .venv first (minutes, the first time: torch and the pins), then serves "
+          f"{serve_address(args.dir, args.site_url)}")
     print("  make test    # every check")
     return 0
 
