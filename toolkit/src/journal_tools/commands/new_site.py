@@ -128,6 +128,7 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
         "AUTHOR_YAML": _yaml(author),
         "COPYRIGHT_YAML": _yaml(f"Written by {author}; every code block is run by the tests."),
         "SITE_URL": site_url,
+        "SERVE_URL": serve_address(target, site_url),
         "REPO_URL": repo_url,
         "REPO_NAME": _yaml(urlsplit(repo_url).path.rstrip("/").rsplit("/", 1)[-1] or slug),
         "DATE": date.isoformat(),
@@ -159,9 +160,11 @@ def render(text: str, tokens: dict[str, str], source: str) -> str:
 
 
 def template_files() -> list[str]:
-    """The template's files, posix paths relative to site_template/ (caches left out)."""
+    """The template's files, posix paths relative to site_template/ (caches left out: __pycache__, and a tool's
+    dot-folder such as .ruff_cache, as the template stores no dotfile)."""
     return sorted(p.relative_to(TEMPLATE_DIR).as_posix() for p in TEMPLATE_DIR.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts)
+                  if p.is_file() and not any(part == "__pycache__" or part.startswith(".")
+                                             for part in p.relative_to(TEMPLATE_DIR).parts))
 
 
 def plan_site(target: Path, options: Options, date: dt.date) -> dict[str, str]:
