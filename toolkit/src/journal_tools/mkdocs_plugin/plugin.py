@@ -111,6 +111,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             raise PluginError("\n".join(wrong))
         self.settings = mkdocs_config.from_config(config)
         rss.reset_between_builds(config, "serve" if self.serving else "build")
+        rss.logo_under_site_url(config)
         self.figure_svgs = {}
         self.math_codepoints = set()
         self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font
