@@ -85,3 +85,16 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(f"{props['fuzz_examples']} generated pages went through every page reader "
                                         f"({props['fuzz_mode']}); each ended in a pass or a path:line error")
             terminalreporter.write_line(f"  passed/located errors per step: {props['fuzz_steps']}")
+
+
+@pytest.fixture
+def run_notebook():
+    """A download's .ipynb run by nbclient in a fresh kernel in its own folder: the executed notebook (a failing cell raises)."""
+    import nbclient
+    import nbformat
+
+    def run(path):
+        nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        return nb
+    return run

@@ -258,16 +258,3 @@ def test_an_entry_type_the_style_cannot_format_names_its_line(site):
         settings.markdown().convert("[@raschka2024]\n")
 
 
-def test_a_notebook_cell_cites_as_the_page_does_and_leaves_comments_and_code_alone(site):
-    """A download's Markdown cell: a citation the page shows is written out; one inside an HTML comment
-    (make new's scaffold shows how to cite in one) or a code span is left as written, unknown key or not."""
-    settings, bib = site
-    loaded = citations.load(bib)
-    key = next(iter(loaded.labels))
-    text = (f"As shown [@{key}, ch. 3].\n\n<!-- To cite: [@{key}; @other]\nand more. -->\n\n"
-            f"Written `[@other]` in code.")
-    out, keys = citations.cite_in_markdown(text, loaded)
-    assert keys == [key] and f"([{loaded.labels[key]}](#" in out, out
-    assert f"<!-- To cite: [@{key}; @other]\nand more. -->" in out and "`[@other]`" in out, out
-    with pytest.raises(citations.UnknownKey):
-        citations.cite_in_markdown("Cited [@other].", loaded)

@@ -5,6 +5,7 @@ printed, and the same sources give the same bytes.
 
 from __future__ import annotations
 
+import jupytext
 import nbformat
 import pytest
 
@@ -12,7 +13,7 @@ from journal_tools.core.code.parse import parse_page
 from journal_tools.core.code.run import ChainResult
 from journal_tools.core.code.seed_check import run_checked
 from journal_tools.mkdocs_plugin.downloads import make
-from journal_tools.testing.downloads import notebook_problems, script_problems
+from journal_tools.testing.downloads import script_problems
 
 pytest.importorskip("torch", reason="the downloads' start state is PyTorch's")
 
@@ -99,10 +100,21 @@ def test_script_runs_each_block_as_its_test_does(block_page):
     assert script_problems(folder / "blocks.py", made, page) == []
 
 
-def test_notebook_runs_each_block_as_its_test_does(block_page):
+def test_the_notebook_is_the_script_s_cells_and_prints_as_it_does(block_page, run_notebook):
+    """Made from the .py by jupytext (the journal's checks run the .py only): the same text cell for cell, the header
+    and its Needs: line first; run once here in a kernel, each block's cell prints what its page block checks."""
     made, page, folder, _ = block_page
-    nbformat.validate(nbformat.reads(made.notebook, as_version=4))  # the build writes it unchecked
-    assert notebook_problems(folder / "blocks.ipynb", made, page) == []
+    nb = nbformat.reads(made.notebook, as_version=4)
+    nbformat.validate(nb)  # the build writes it unchecked
+    nb.metadata["jupytext"] = {"notebook_metadata_filter": "-all"}  # as jupytext reads a script with no header
+    assert jupytext.writes(nb, fmt="py:percent") == made.script
+    assert nb.cells[0].cell_type == "markdown" and "Needs: torch==" in nb.cells[0].source
+    printed = {cell.source.split("\n")[0]: "".join(o.get("text", "") for o in cell.outputs)
+               for cell in run_notebook(folder / "blocks.ipynb").cells if cell.cell_type == "code"}
+    assert printed["# docs/blocks.md, line 5"] == "tensor([0.33]) 2\n"
+    assert printed["# docs/blocks.md, line 21"] == "tensor([0.3333]) False\n"
+    assert printed["# docs/blocks.md, line 35"] == "6\n"
+
 
 
 def test_a_wrong_output_names_the_download_line_and_the_page_line(block_page):

@@ -5,7 +5,6 @@ big stops the strict build at the page's line), and show links and citations as 
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
@@ -21,8 +20,8 @@ from journal_tools.core.code.run import ChainResult
 from journal_tools.core.code.seed_check import run_checked
 from journal_tools.core.required_settings import minimal_extensions
 from journal_tools.mkdocs_plugin import download_data
-from journal_tools.mkdocs_plugin.downloads import ReadFile, SiteLinks, make
-from journal_tools.testing.downloads import needed, notebook_problems, script_problems
+from journal_tools.mkdocs_plugin.downloads import ReadFile, make
+from journal_tools.testing.downloads import needed, script_problems
 
 pytest.importorskip("torch", reason="the pages below print PyTorch tensors")
 
@@ -155,14 +154,14 @@ def data_page(journal, monkeypatch):
     return path, settings, _run_page(path, settings)
 
 
-def test_a_page_that_reads_files_gets_downloads_that_carry_them(data_page, tmp_path):
+def test_a_page_that_reads_files_gets_downloads_that_carry_them(data_page, tmp_path, run_notebook):
     path, settings, page = data_page
     made = make(path, settings, READ)
     assert "journal_file('snippets/data/sample.txt', r'''" in made.script  # text stays readable
     assert "journal_file('snippets/data/weights.bin', base64.b64decode(" in made.script
     script, notebook = _written(tmp_path / "out", made, "reads_a_file")
     assert script_problems(script, made, page) == []
-    assert notebook_problems(notebook, made, page) == []
+    assert run_notebook(notebook)  # its cells write the files in where the notebook runs, as the .py does
 
 
 def test_without_the_files_read_the_download_fails_where_it_reads(data_page, tmp_path):
@@ -255,58 +254,3 @@ def test_a_file_above_the_limit_fails_the_strict_build_at_the_page_line(tmp_path
 
 
 # -- the notebook's prose --------------------------------------------------------------
-
-BIB = """@book{raschka2024,
-  author = {Raschka, Sebastian},
-  title = {Build a Large Language Model (From Scratch)},
-  publisher = {Manning},
-  year = {2024},
-}
-"""
-
-PROSE_PAGE = '''\
-# Prose as the page reads
-
-As in the book [@raschka2024, ch. 3.6], see the [other entry](other.md#causal),
-[home](../../index.md) and the figure ![heat](heat.png); `[@raschka2024]` in code stays.
-
-```python
-print(1 + 1)
-```
-
-<!--pytest-codeblocks:expected-output-->
-
-```text
-2
-```
-
-<!-- journal:expected-math -->
-
-$$
-x = \\begin{bmatrix} 2 \\end{bmatrix}
-$$
-
-The end.
-'''
-
-
-def test_the_notebook_shows_links_citations_and_matrices_as_the_page(journal):
-    settings, write = journal
-    (settings.root / "refs.bib").write_text(BIB, encoding="utf-8")
-    settings = _with_config(settings, markdown_extensions=[
-        {"journal_tools.core.markup.citations": {"bibliography": "refs.bib"}}])
-    path = write("blog/posts/prose.md", PROSE_PAGE)
-    links = SiteLinks("https://example.org/j/", {"blog/posts/prose.md": "blog/2025/07/27/prose/",
-                                                 "blog/posts/other.md": "blog/2025/07/26/other/",
-                                                 "index.md": "./"})
-    cells = json.loads(make(path, settings, links=links).notebook)["cells"]
-    markdown = "\n\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
-    assert "[@raschka2024, ch" not in markdown and ".md)" not in markdown and ".md#" not in markdown
-    assert "the book ([Raschka, 2024](#ref-raschka2024), ch. 3.6)" in markdown
-    assert "`[@raschka2024]` in code stays" in markdown
-    assert "[other entry](https://example.org/j/blog/2025/07/26/other/#causal)" in markdown
-    assert "[home](https://example.org/j/)" in markdown
-    assert "![heat](https://example.org/j/blog/2025/07/27/prose/heat.png)" in markdown
-    assert "$$\nx = \\begin{bmatrix} 2 \\end{bmatrix}\n$$" in markdown
-    last = cells[-1]
-    assert last["id"] == "references" and "".join(last["source"]).startswith("## References\n\n- <a id=\"ref-raschka2024\"></a>")

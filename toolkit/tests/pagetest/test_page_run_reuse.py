@@ -143,14 +143,15 @@ def test_named_pages_fresh_and_failures_always_run(journal, monkeypatch):
         assert result.ret == 1 and "docs/b.md" in out and "reused: the tests of 1 unchanged page " in out, out
 
 
-def test_a_ci_run_reuses_nothing_but_records_what_passed(journal, monkeypatch):
-    monkeypatch.setenv("CI", "true")
+def test_a_fresh_run_reuses_nothing_but_records_what_passed(journal, monkeypatch):
+    monkeypatch.setenv("FRESH", "1")
     result, out = _run(journal)
     assert result.ret == 0 and "executed 2 of 2 code blocks on 2 pages" in out, out
     result, out = _run(journal)
     assert "executed 2 of 2 code blocks on 2 pages" in out and "reused:" not in out, out
-    monkeypatch.delenv("CI")
-    result, out = _run(journal)  # the next make test after CI (or a fresh clone's first FRESH=1 run)
+    monkeypatch.delenv("FRESH")
+    monkeypatch.setenv("CI", "true")  # a pull request's CI run, with the record main's FRESH=1 run saved
+    result, out = _run(journal)
     assert result.ret == 0 and "reused: the tests of 2 unchanged pages" in out, out
 
 

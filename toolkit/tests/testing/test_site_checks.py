@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -13,7 +16,7 @@ from journal_tools.testing.checks.browser.phones import PLAIN, SHADOW, edge_cont
 from journal_tools.testing.checks.build import css_external_refs, html_external_refs
 from journal_tools.testing.checks.feeds import description_problems
 from journal_tools.testing.checks.links import broken_links
-from journal_tools.testing.checks.workflow import checkout_problems, pin_problems, zizmor
+from journal_tools.testing.checks.workflow import ZIZMOR_FLAGS, comment_problems, record_problems
 from journal_tools.testing.journal import Journal
 from journal_tools.testing.site import first_problem
 
@@ -139,19 +142,28 @@ jobs:
 """
 
 
-def test_the_pin_checks_catch_planted_problems():
-    assert pin_problems(PINNED_TEXT) == []
-    assert checkout_problems(PINNED_TEXT) == []
-    tag = PINNED_TEXT.replace("@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0", "@v4")
-    assert pin_problems(tag)
-    short = PINNED_TEXT.replace("11d5960a326750d5838078e36cf38b85af677262", "11d5960")
-    assert pin_problems(short)
-    no_comment = PINNED_TEXT.replace(" # v4.4.0", "")
-    assert pin_problems(no_comment)
-    persisting = PINNED_TEXT.replace("persist-credentials: false", "persist-credentials: true")
-    assert checkout_problems(persisting)
-    no_with = PINNED_TEXT.replace("        with:\n          persist-credentials: false\n", "")
-    assert checkout_problems(no_with)
+def test_the_workflow_checks_catch_planted_problems():
+    assert comment_problems(PINNED_TEXT) == []
+    assert comment_problems(PINNED_TEXT.replace(" # v4.4.0", ""))
+    assert comment_problems(PINNED_TEXT.replace(" # v4.4.0", " # main"))
+    assert record_problems(yaml.safe_load(RECORD_TEXT)) == []
+    assert record_problems(yaml.safe_load(RECORD_TEXT.replace("if: github.event_name != 'pull_request'", "if: always()")))
+    assert record_problems(yaml.safe_load(RECORD_TEXT.replace("FRESH: ${{ github.event_name == 'pull_request' && '0' || '1' }}",
+                                                              "FRESH: '0'")))
+
+
+RECORD_TEXT = """\
+jobs:
+  test:
+    steps:
+      - run: make test
+        env:
+          FRESH: ${{ github.event_name == 'pull_request' && '0' || '1' }}
+      - uses: actions/cache/save@0057852bfaa89a56745cba8c7296529d2fc39830 # v4.3.0
+        if: github.event_name != 'pull_request' && github.ref == 'refs/heads/main'
+        with:
+          path: .cache/record.sqlite
+"""
 
 
 @pytest.mark.parametrize(
@@ -171,7 +183,7 @@ def test_zizmor_fails_on_a_planted_finding_only(tmp_path, plant):
     (github / "workflows").mkdir(parents=True)
     text = plant(PINNED_TEXT)
     (github / "workflows" / "planted.yml").write_text(text, encoding="utf-8")
-    proc = zizmor(github)
+    proc = subprocess.run([str(Path(sys.executable).parent / "zizmor"), *ZIZMOR_FLAGS, str(github)], capture_output=True, text=True)
     if text == PINNED_TEXT:
         assert proc.returncode == 0, proc.stdout + proc.stderr
     else:

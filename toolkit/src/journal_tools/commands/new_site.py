@@ -25,7 +25,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from journal_tools.commands import new_entry
 
@@ -105,43 +105,22 @@ def _yaml(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def toolkit_requirement() -> tuple[str, str]:
-    """(version, requirements.txt lines reinstalling this journal-tools), which is not on PyPI: from PEP 610's direct_url.json, a local
-    wheel's folder via ``--find-links``, a local folder (``-e`` if editable) or the URL; from an index, the pin alone."""
-    dist = importlib.metadata.distribution(DISTRIBUTION)
-    version = dist.version
-    pin = f"{DISTRIBUTION}=={version}"
-    raw = dist.read_text("direct_url.json")
-    if not raw:
-        return version, f"{pin}  # from the package index pip is configured with"
-    direct = json.loads(raw)
-    url = direct["url"]
-    local = unquote(urlsplit(url).path) if url.startswith("file:") else None
-    if local and "archive_info" in direct and local.endswith(".whl"):
-        folder = Path(local).parent
-        return version, (f"# The wheel journal-new-site ran from (PEP 610's direct_url.json): pip finds it there.\n"
-                         f"--find-links {folder}\n{pin}")
-    if local and "dir_info" in direct:
-        editable = direct["dir_info"].get("editable", False)
-        how = "editable, as journal-new-site ran from it" if editable else "built from the folder journal-new-site ran from"
-        line = f"-e {local}" if editable else f"{DISTRIBUTION} @ {url}"
-        return version, f"# {pin}, {how} (PEP 610's direct_url.json).\n{line}"
-    if "vcs_info" in direct:
-        vcs = direct["vcs_info"]
-        url = f"{vcs['vcs']}+{url}@{vcs.get('commit_id', '')}".rstrip("@")
-    return version, f"# {pin}, from where journal-new-site was installed.\n{DISTRIBUTION} @ {url}"
+def toolkit_version() -> str:
+    """The installed journal-tools' version: the made journal pins it by name, whatever it was installed from
+    (an index, a wheel, a checkout), so the journal names no folder of this machine; pip's own configuration
+    (PIP_FIND_LINKS, PIP_INDEX_URL, pip.conf) says where else to look, or the Makefile's TOOLKIT a checkout."""
+    return importlib.metadata.version(DISTRIBUTION)
 
 
 def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
     """Every token the template uses, formatted for the file it goes into."""
     title = new_entry.clean_title(options.title) or DEFAULT_TITLE
     author = new_entry.clean_title(options.author or git_user_name() or DEFAULT_AUTHOR)
-    slug = re.sub(r"[^a-z0-9]+", "-", target.name.lower()).strip("-") or "journal"
-    site_url = _url(options.site_url, "--site-url") if options.site_url else f"https://example.github.io/{slug}/"
+    slug = _slug(target)
+    site_url = _url(options.site_url, "--site-url") if options.site_url else local_address(slug)
     site_url = site_url if site_url.endswith("/") else site_url + "/"  # the feed's logo is appended to it
     repo_url = _url(options.repo_url, "--repo-url") if options.repo_url else f"https://github.com/example/{slug}"
-    version, requirement = toolkit_requirement()
-    given, placeholder = "given to journal-new-site", "PLACEHOLDER: set it (journal-new-site {})"
+    version = toolkit_version()
     return {
         "TITLE_YAML": _yaml(title),
         "TITLE_MD": new_entry.markdown_text(title),
@@ -149,15 +128,11 @@ def values(target: Path, options: Options, date: dt.date) -> dict[str, str]:
         "AUTHOR_YAML": _yaml(author),
         "COPYRIGHT_YAML": _yaml(f"Written by {author}; every code block is run by the tests."),
         "SITE_URL": site_url,
-        "SITE_URL_NOTE": "site_url: " + (given if options.site_url else placeholder.format("--site-url")
-                                         + ", where the site is published: the feeds and links are made from it"),
+        "SERVE_URL": serve_address(target, site_url),
         "REPO_URL": repo_url,
-        "REPO_URL_NOTE": "repo_url: " + (given if options.repo_url else placeholder.format("--repo-url")
-                                         + ", the repository the header links to"),
         "REPO_NAME": _yaml(urlsplit(repo_url).path.rstrip("/").rsplit("/", 1)[-1] or slug),
         "DATE": date.isoformat(),
         "TOOLKIT_VERSION": version,
-        "TOOLKIT_REQUIREMENT": requirement,
     }
 
 
@@ -185,9 +160,11 @@ def render(text: str, tokens: dict[str, str], source: str) -> str:
 
 
 def template_files() -> list[str]:
-    """The template's files, posix paths relative to site_template/ (caches left out)."""
+    """The template's files, posix paths relative to site_template/ (caches left out: __pycache__, and a tool's
+    dot-folder such as .ruff_cache, as the template stores no dotfile)."""
     return sorted(p.relative_to(TEMPLATE_DIR).as_posix() for p in TEMPLATE_DIR.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts)
+                  if p.is_file() and not any(part == "__pycache__" or part.startswith(".")
+                                             for part in p.relative_to(TEMPLATE_DIR).parts))
 
 
 def plan_site(target: Path, options: Options, date: dt.date) -> dict[str, str]:
@@ -226,10 +203,18 @@ def create_site(target: Path, options: Options = Options(), date: dt.date | None
     return written
 
 
-def serve_address(target: Path) -> str:
-    """Where ``make serve`` answers: the path of the made mkdocs.yml's site_url on port 8000."""
-    found = re.search(r"(?m)^site_url:\s*(\S+)", (target / "mkdocs.yml").read_text(encoding="utf-8"))
-    return f"http://127.0.0.1:8000{urlsplit(found[1]).path if found else '/'}"
+def _slug(target: Path) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", target.name.lower()).strip("-") or "journal"
+
+
+def serve_address(target: Path, site_url: str | None) -> str:
+    """Where ``make serve`` answers: site_url's path on the local port."""
+    return f"http://127.0.0.1:8000{urlsplit(site_url or local_address(_slug(target.absolute()))).path}"
+
+
+def local_address(slug: str) -> str:
+    """site_url's default, where ``make serve`` answers (a build for publishing is given the published one: SITE_URL)."""
+    return f"http://127.0.0.1:8000/{slug}/"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -241,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dir", type=Path, help="the folder to make it in: empty, or absent (created)")
     parser.add_argument("--title", default=DEFAULT_TITLE, help=f"the site's name (default: {DEFAULT_TITLE!r})")
     parser.add_argument("--author", help=f"the author's name (default: git config user.name, else {DEFAULT_AUTHOR!r})")
-    parser.add_argument("--site-url", help="where the site will be published (default: a placeholder, marked in mkdocs.yml)")
-    parser.add_argument("--repo-url", help="its repository (default: a placeholder, marked in mkdocs.yml)")
+    parser.add_argument("--site-url", help="site_url's default (default: the local address; the Pages workflow gives the published one)")
+    parser.add_argument("--repo-url", help="repo_url's default (default: a placeholder; the Pages workflow gives the repository's)")
     args = parser.parse_args(argv)
     try:
         files = create_site(args.dir, Options(args.title, args.author, args.site_url, args.repo_url))
@@ -251,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"Made a journal in {args.dir} ({len(files)} files). Next:")
     print(f"  cd {args.dir}")
-    print(f"  make serve   # sets up .venv first (minutes, the first time: torch and the pins), then serves {serve_address(args.dir)}")
+    print(f"  make serve   # sets up .venv first (minutes, the first time: torch and the pins), then serves "
+          f"{serve_address(args.dir, args.site_url)}")
     print("  make test    # every check")
     return 0
 

@@ -1,19 +1,19 @@
-"""Each entry's ``<entry>.py`` and ``<entry>.ipynb``, made from the page as its tests read it: pinned needs,
-the tests' start state (``start_state()``; ``start_afresh()`` before each block unless ``doctest: page``),
-the files its code read, the snippet modules it imports, every block with its checked output as a comment
-(skipped blocks as comments). The notebook adds the prose as Markdown cells. From the sources alone, so
-every build writes the same bytes; no MkDocs but in ``add_files``.
+"""Each entry's ``<entry>.py``, made from the page as its tests read it: pinned needs, the tests' start state
+(``start_state()``; ``start_afresh()`` before each block unless ``doctest: page``), the files its code read, the
+snippet modules it imports, every block with its checked output as a comment (skipped blocks as comments). It is
+a jupytext percent script (``# %%`` cells); ``<entry>.ipynb`` is made from it by jupytext, cell for cell, so both
+open with the same header and ``Needs:`` line and hold the same code. From the sources alone, so every build
+writes the same bytes; no MkDocs but in ``add_files``.
 """
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
+import jupytext
 from nbformat.v4 import nbjson
 
 from journal_tools.core.code.imports import imported_names_in_text
@@ -23,15 +23,15 @@ from journal_tools.core.code.run import SEED
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import download_data, download_needs
 from journal_tools.mkdocs_plugin.download_data import ReadFile
-from journal_tools.mkdocs_plugin.download_prose import Prose, SiteLinks
 
-__all__ = ["FOLDER", "Download", "Placed", "ReadFile", "SiteLinks", "add_files", "ipynb_text", "links_html", "make",
+__all__ = ["FOLDER", "Download", "Placed", "ReadFile", "add_files", "ipynb_text", "links_html", "make", "notebook",
            "start_state"]
 
 FOLDER = "downloads"  # under the site: downloads/<entry>.py, downloads/<entry>.ipynb
 
-_COMMENT_LINE = re.compile(r"^\s*<!--.*-->\s*$")  # markers, <!-- more -->, figures: nothing for a reader
-_ADMONITION = re.compile(r'^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)(?:\s+"(?P<title>[^"]*)")?\s*$')
+CELL = "# %%"  # a jupytext percent cell: the .ipynb's cells are the .py's
+KERNEL = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+          "language_info": {"name": "python"}}
 
 def start_state(seeded: Sequence[str] = ("numpy", "torch")) -> str:
     """``start_state()``'s code: ``random``, and NumPy or PyTorch only if ``seeded`` (never import what the reader need not install)."""
@@ -75,11 +75,10 @@ def snippet_module(name, path, source):
 
 @dataclass
 class Placed:
-    """Where one step of the page went: the script lines that run it, its notebook cells."""
+    """Where one step of the page went: the script lines that run it."""
 
     step: Step
     lines: range  # 1-based lines of the .py that run the step (empty: not run, shown as comments)
-    cells: list[str] = field(default_factory=list)  # ids of its code cells
 
 
 @dataclass
@@ -95,9 +94,8 @@ class Download:
     too_big: list[download_data.TooBig] = field(default_factory=list)
 
 
-def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] = (),
-         links: SiteLinks | None = None) -> Download:
-    """The downloads of the page at ``path``, carrying ``data_files`` (what the tests saw its code read, never guessed); ``links``: URLs."""
+def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] = ()) -> Download:
+    """The downloads of the page at ``path``, carrying ``data_files`` (what the tests saw its code read, never guessed)."""
     page = parse_page(path, settings)
     modules = _snippet_modules(page, settings)
     title = _title(page) or path.stem
@@ -106,59 +104,34 @@ def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] =
     found, missing = download_needs.needs(imported, {name for name, _, _ in modules}, settings.root / "requirements.txt")
     first = page.steps[0].origin.line if page.steps else None
     carried = download_data.carry(data_files, settings, where, first)
-    header = [f"# {title}", "#", f"# The code of {where},",
+    header = [f"{CELL} [markdown]", f"# # {title}", "#", f"# The code of {where},",
               "# as its page tests run it: every block, in page order, with the snippets it",
               "# includes. It runs alone, in any folder: the snippet modules the page imports",
               "# and the files its code reads are written in below (the files are written",
               "# beside this one when it runs). Under each block whose output the page checks,",
-              "# that output, as a comment. Run it: python <this file>", "#",
+              "# that output, as a comment. Run it: python <this file>; the .ipynb of the same",
+              "# name holds the same cells (made from this file by jupytext).", "#",
               *download_needs.header_line(found, missing)]
     if page.mode != "page":
         header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
     setup, written_in = _setup_code(page, modules, carried, imported)
-    script = _Script(header + [""] + "".join([setup, *(code for _, code in written_in)]).split("\n"))
-    about = (f"*The code of {where}, as its page tests run it. First the state the tests start from"
-             + (", then the files its code reads and the snippet modules it imports, written in.*"
-                if written_in else ".*"))
-    head = [_markdown_cell(about, "about"), _code_cell(setup, "setup"),
-            *(_code_cell(code.lstrip("\n"), cell_id) for cell_id, code in written_in)]
-    cells: list[dict] = []
-    placed = []
-    text_start = _body_start(page)
-    rel_src = Path(path).resolve().relative_to(settings.docs_dir).as_posix()
-    reader = Prose(settings, links, rel_src)
+    script = _Script(header + ["", CELL] + "".join([setup, *(f"\n{CELL}{code}" for code in written_in)]).split("\n"))
+    placed = [_place(page, step, script) for step in page.steps]
+    return Download(path.stem, script.text(), notebook(script.text()), placed, carried.too_big)
 
-    def prose(start: int, stop: int) -> None:
-        text = _prose(page, start, stop)
-        if text:
-            cells.append(_markdown_cell(reader.cell(text), f"text-{page.where(start).line}"))
 
-    for step in page.steps:
-        prose(text_start, step.parts[0].fence.start)
-        placed.append(_place(page, step, script, cells, prose))
-        text_start = _after(step, step.parts[-1].fence.end) + 1
-    prose(text_start, len(page.expanded.lines))
-    references = reader.references()
-    if references is not None:
-        cells.append(_markdown_cell(references, "references"))
-    nb = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5, "cells": _title_first(head, cells), "metadata": {
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
-        "language_info": {"name": "python"}}})
-    return Download(path.stem, script.text(), ipynb_text(nb), placed, carried.too_big)
+def notebook(script: str) -> str:
+    """The ``.ipynb`` of a download's ``.py``: jupytext's cells of the percent script, ids by position (nbformat's are random)."""
+    nb = jupytext.reads(script, fmt="py:percent")
+    nb.metadata = dict(KERNEL)
+    for n, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{n}"
+    return ipynb_text(nb)
 
 
 def ipynb_text(nb) -> str:
     """An ``.ipynb``'s text as ``nbformat.write`` lays it out, minus its schema check (0.1 s per entry; the tests validate it)."""
     return nbjson.writes(nb) + "\n"
-
-
-def _code_cell(source: str, cell_id: str) -> dict:
-    return {"cell_type": "code", "id": cell_id, "metadata": {}, "execution_count": None, "outputs": [],
-            "source": source.rstrip("\n")}
-
-
-def _markdown_cell(source: str, cell_id: str) -> dict:
-    return {"cell_type": "markdown", "id": cell_id, "metadata": {}, "source": source}
 
 
 # -- in the build (the only MkDocs of this module: imported where used) -----------------
@@ -174,21 +147,19 @@ def add_files(files, config, settings: Settings, digest=None, kept: dict | None 
     from journal_tools.core.mistake import Mistake
 
     log = logging.getLogger("mkdocs.plugins.journal")
-    links = SiteLinks(settings.site_url, {f.src_uri: f.url for f in files})
-    urls_key = hash(tuple(sorted(links.urls.items())))
     made = {}
     for file in list(files.documentation_pages()):
         src = Path(file.abs_src_path) if file.abs_src_path else None
         if src is None or src.suffix != ".md" or not settings.is_post(src):
             continue
         read = list(files_read(settings.rel(src))) if files_read is not None else []
-        key = ((digest(src), urls_key, tuple(_stamps(read, settings)))
+        key = ((digest(src), tuple(_stamps(read, settings)))
                if digest is not None and kept is not None else None)
         if key is not None and src in kept and kept[src][0] == key:
             download = kept[src][1]
         else:
             try:
-                download = make(src, settings, read, links)
+                download = make(src, settings, read)
             except Mistake:  # the page's own test reports it
                 download = None
             if key is not None:
@@ -258,8 +229,8 @@ class _Script:
 
 
 def _setup_code(page: Page, modules: list[tuple[str, str, str]], carried: download_data.Carried,
-                imported: set[str]) -> tuple[str, list[tuple[str, str]]]:
-    """Imports, start state and helpers; then [(cell id, code)]: a ``journal_file`` per file read, then a ``snippet_module`` per module."""
+                imported: set[str]) -> tuple[str, list[str]]:
+    """Imports, start state and helpers; then the cells writing in each file read, then each snippet module."""
     seeded = [name for name in ("numpy", "torch") if name in imported]
     stdlib = ["random"]
     if carried.code or modules:
@@ -282,9 +253,8 @@ def _setup_code(page: Page, modules: list[tuple[str, str, str]], carried: downlo
     code = "\n\n\n".join(p.rstrip("\n") for p in parts if p) + "\n"
     if page.mode == "page":
         code += "\n\nstart_state()\n"
-    files = [(f"file-{n}", text) for n, text in enumerate(carried.code, 1)]
-    return code, files + [(f"snippet-{name}", f"\n# {rel}\nsnippet_module({name!r}, {rel!r}, {_quoted(source)})\n")
-                          for name, rel, source in modules]
+    return code, [*carried.code, *(f"\n# {rel}\nsnippet_module({name!r}, {rel!r}, {_quoted(source)})\n"
+                                   for name, rel, source in modules)]
 
 
 def _quoted(source: str) -> str:
@@ -295,16 +265,13 @@ def _quoted(source: str) -> str:
     return repr(source)
 
 
-def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Placed:
-    """Write one step and its checked output to the script and notebook; ``prose(i, j)`` adds page lines i:j as a Markdown cell."""
+def _place(page: Page, step: Step, script: _Script) -> Placed:
+    """Write one step, a cell of its own, and its checked output to the script."""
     line = page.where(step.parts[0].fence.start).line
     reason = _not_run(step)
-    script.add(f"\n# {page.path}, line {line}" + (f": {reason}" if reason else ""))
-    ids = []
+    script.add(f"\n{CELL}\n# {page.path}, line {line}" + (f": {reason}" if reason else ""))
     run_lines = None
     for k, part in enumerate(step.parts):
-        if k:
-            prose(step.parts[k - 1].fence.end + 1, part.fence.start)
         code = _code(step, part.code)
         if k == 0 and page.mode != "page" and not reason:
             code = "start_afresh()\n" + code
@@ -316,13 +283,7 @@ def _place(page: Page, step: Step, script: _Script, cells: list, prose) -> Place
             script.add(f"# (continued: {page.path}, line {page.where(part.fence.start).line})")
         lines = script.add(code)
         run_lines = range(run_lines.start if run_lines else lines.start, lines.stop)
-        cell_id = f"block-{page.where(part.fence.start).line}"
-        cells.append(_code_cell(code, cell_id))
-        ids.append(cell_id)
-    if step.math is not None:  # the checked matrix, as the page shows it: Jupyter renders $$ TeX
-        tex = "\n".join(page.expanded.lines[i].strip() for i in step.math.lines)
-        cells.append(_markdown_cell(tex, f"math-{step.math.origin.line}"))
-    return Placed(step, range(0) if reason else run_lines, ids)
+    return Placed(step, range(0) if reason else run_lines)
 
 
 def _not_run(step: Step) -> str:
@@ -377,58 +338,5 @@ def _snippet_modules(page: Page, settings: Settings) -> list[tuple[str, str, str
     return ordered
 
 
-# -- the notebook's prose ---------------------------------------------------------------
-
-
-def _body_start(page: Page) -> int:
-    """The first expanded line after the front matter."""
-    lines = page.expanded.lines
-    if lines and lines[0].strip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].strip() in ("---", "..."):
-                return i + 1
-    return 0
-
-
-def _after(step: Step, last: int) -> int:
-    """The last expanded line of a step: its expected-output fence or checked formula included."""
-    ends = [last]
-    if step.expected_fence is not None:
-        ends.append(step.expected_fence.end)
-    if step.math is not None:
-        ends.append(step.math.lines[-1])
-    return max(ends)
-
-
-def _prose(page: Page, start: int, stop: int) -> str:
-    """Page lines ``start:stop`` as notebook Markdown: markers and comments left out, admonitions as quotes (Jupyter lacks them)."""
-    out, quote = [], None
-    for line in page.expanded.lines[start:stop]:
-        if _COMMENT_LINE.match(line):
-            continue
-        m = _ADMONITION.match(line)
-        if m:
-            quote = len(m["indent"]) + 4
-            out.append(f"> **{m['title'] or m['kind'].capitalize()}**")
-            out.append(">")
-            continue
-        if quote is not None:
-            if line.strip() and not line.startswith(" " * quote):
-                quote = None
-            else:
-                out.append(("> " + line[quote:]).rstrip())
-                continue
-        out.append(line)
-    text = "\n".join(out).strip("\n")
-    return re.sub(r"\n{3,}", "\n\n", text)
-
-
 def _title(page: Page) -> str:
     return next((ln[2:].strip() for ln in page.expanded.lines if ln.startswith("# ")), "")
-
-
-def _title_first(head: list, body: list) -> list:
-    """The page's opening prose (its title) above the set-up cells, when the page opens with prose."""
-    if body and body[0]["cell_type"] == "markdown":
-        return [body[0], *head, *body[1:]]
-    return head + body

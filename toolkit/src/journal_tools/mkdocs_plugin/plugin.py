@@ -37,6 +37,7 @@ from journal_tools.mkdocs_plugin import (
     notebook_cache,
     notebooks,
     preview,
+    published_address,
     site_assets,
     slim,
 )
@@ -105,8 +106,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
         """Resolve the settings once; install the theme overrides, the toolkit's assets and notebook renderers."""
+        wrong = published_address.problems(config, config.config_file_path)
+        if wrong:  # before anything is built: nothing with a placeholder address gets published
+            raise PluginError("\n".join(wrong))
         self.settings = mkdocs_config.from_config(config)
         rss.reset_between_builds(config, "serve" if self.serving else "build")
+        rss.logo_under_site_url(config)
         self.figure_svgs = {}
         self.math_codepoints = set()
         self.formula_glyphs = formula_glyphs.Pages()  # what each page's formulas need from the served font

@@ -35,7 +35,7 @@ def sandbox() -> Sandbox:
 
 
 def record(config) -> Record:
-    """The record of passed checks; in ``make test`` (no page, folder or ``-k`` named) a held page is not rerun; off under FRESH=1, CI,
+    """The record of passed checks; in ``make test`` (no page, folder or ``-k`` named) a held page is not rerun; off under FRESH=1 and
     --update-outputs. Every session writes what passed."""
     if _RECORD not in config.stash:
         rec = Record(settings(config).root)
@@ -46,7 +46,7 @@ def record(config) -> Record:
 
 
 def render_record(config) -> Record:
-    """The record for render checks: reused in every run but FRESH=1 and CI, named pages too (a render runs no code)."""
+    """The record for render checks: reused in every run but FRESH=1, named pages too (a render runs no code)."""
     if _RENDER_RECORD not in config.stash:
         config.stash[_RENDER_RECORD] = Record(settings(config).root)
     return config.stash[_RENDER_RECORD]

@@ -11,12 +11,25 @@ from pathlib import Path
 # A command: in backticks, or at the start of a line of a code block (prose such as "make targets" is no command).
 _MAKE = re.compile(r"(?:^|`)make ([a-z][\w-]*)", re.MULTILINE)
 _TARGET = re.compile(r"^([a-z][\w-]*)\s*:(?!=)", re.MULTILINE)
+# `make X VAR=... VAR2=...`: the variables a command sets; a Makefile uses one as $(VAR) or $(value VAR).
+_MAKE_SETS = re.compile(r"(?:^|`)make [a-z][\w-]*((?:[ \t]+[A-Z][A-Z0-9_]*=\S*)+)", re.MULTILINE)
+_USED = re.compile(r"\$\((?:value )?([A-Z][A-Z0-9_]*)\)")
 _LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 
 
 def make_targets(makefile: Path) -> set[str]:
     """The targets ``makefile`` defines."""
     return set(_TARGET.findall(makefile.read_text(encoding="utf-8")))
+
+
+def make_variables(makefile: Path) -> set[str]:
+    """The variables ``makefile`` uses (a variable set on the command line but never used does nothing)."""
+    return set(_USED.findall(makefile.read_text(encoding="utf-8")))
+
+
+def named_variables(text: str) -> set[str]:
+    """The variables ``text`` tells a reader to set on a make command line."""
+    return {name for group in _MAKE_SETS.findall(text) for name in re.findall(r"([A-Z][A-Z0-9_]*)=", group)}
 
 
 def named_targets(text: str) -> set[str]:

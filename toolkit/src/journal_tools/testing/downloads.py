@@ -8,12 +8,12 @@ toolkit/tests/mkdocs_plugin/test_download_files.py use this).
   statements in order in one ``__main__`` namespace, as ``python <entry>.py`` runs
   them; what each page block's statements print is kept apart (RUNNER), so each
   checked output is compared with the block it belongs to;
-- ``<entry>.ipynb`` runs with nbclient in a fresh kernel, in an empty folder; each
-  block's cells' printed output is compared the same way.
+- ``<entry>.ipynb`` is not run again: it is jupytext's notebook of that ``.py``, cell for
+  cell (``downloads.notebook``), which checks/downloads.py compares byte for byte.
 
 The comparison is the page tests' own (``core.outputs.check_output`` and
 ``check_math``). A failure names the download's file and line (the checked-output
-comment, or the notebook cell's line in the .ipynb) and the page's file:line.
+comment) and the page's file:line.
 
 :func:`check_downloads` is a journal's whole test of one entry's downloads (checks/downloads.py
 calls it). One mistake on the page is one failure: when the first
@@ -32,7 +32,6 @@ import re
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,36 +124,6 @@ def script_problems(script: Path, download: Download, page: Page, timeout: float
     return problems
 
 
-def notebook_problems(notebook: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
-    """Run the .ipynb with nbclient in a fresh kernel; one message per checked output it does not reproduce."""
-    import nbclient
-    import nbformat
-
-    shown = f"{notebook.parent.name}/{notebook.name}"
-
-    nb = nbformat.reads(notebook.read_text(encoding="utf-8"), as_version=4)
-    text_lines = notebook.read_text(encoding="utf-8").split("\n")
-    problems = []
-    with tempfile.TemporaryDirectory(prefix="download-") as tmp:
-        client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": tmp}})
-        try:
-            client.execute()
-        except nbclient.exceptions.CellExecutionError as exc:
-            failed = next((c for c in nb.cells if c.cell_type == "code" and any(
-                o.get("output_type") == "error" for o in c.get("outputs", []))), None)
-            where = _cell_line(text_lines, failed.id) if failed is not None else 1
-            block = next((p for p in download.placed if failed is not None and failed.id in p.cells), None)
-            line = block.step.origin.line if block is not None else None
-            at = f" (the block at {page.path}:{line})" if line is not None else ""
-            problems.append(Problem(f"{shown}:{where}", line, f"cell {failed.id if failed is not None else '?'} raised{at}:\n{exc}"))
-    printed_by_cell = {c.id: "".join(o.get("text", "") for o in c.get("outputs", [])
-                                     if o.get("output_type") == "stream" and o.get("name") == "stdout")
-                       for c in nb.cells if c.cell_type == "code"}
-    printed = ["".join(printed_by_cell.get(i, "") for i in p.cells) for p in download.placed]
-    return _compare(page, download.placed, printed,
-                    lambda placed: f"{shown}:{_cell_line(text_lines, placed.cells[-1])}") + problems
-
-
 def _compare(page: Page, placed: list[Placed], printed: list[str], where) -> list[Problem]:
     problems = []
     for p, out in zip(placed, printed):
@@ -179,12 +148,6 @@ def _comment_line(lines: list[str], placed: Placed) -> int:
     return placed.lines.start
 
 
-def _cell_line(text_lines: list[str], cell_id: str) -> int:
-    """The .ipynb line of the cell's ``"id"``: where an editor shows the cell in the file."""
-    needle = f'"id": "{cell_id}"'
-    return next((n for n, line in enumerate(text_lines, 1) if needle in line), 1)
-
-
 # ---------------------------------------------------------------------------
 # A journal's test of one entry's downloads, and the page test that reports its failure
 
@@ -200,34 +163,7 @@ def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
     src = settings.blog.posts_dir / name
     if data_files is None:
         data_files = code_reads.files_read(Record(built.project), src, settings)
-    return downloads.make(src, settings, data_files, site_links(built, settings)), parse_page(src, settings)
-
-
-_DOWNLOAD_HREF = re.compile(r'href="[^"]*downloads/(?P<stem>[^"/]+)\.py"')
-
-
-def site_links(built, settings):
-    """Where the session build serves each docs/ source: a post at its built page, other pages by MkDocs' rule, files at their path."""
-    from mkdocs.structure.files import File
-
-    from journal_tools.mkdocs_plugin.downloads import SiteLinks
-
-    docs = settings.docs_dir
-    posts = {}
-    for page in built.site.rglob("index.html"):
-        for m in _DOWNLOAD_HREF.finditer(page.read_text(encoding="utf-8")):
-            posts[m["stem"]] = page.parent.relative_to(built.site).as_posix() + "/"  # the entry's own page alone
-    urls = {}
-    for path in sorted(p for p in docs.rglob("*") if p.is_file()):
-        src = path.relative_to(docs).as_posix()
-        if path.suffix == ".md" and settings.is_post(path):
-            if path.stem in posts:
-                urls[src] = posts[path.stem]
-        elif path.suffix == ".md" or settings.is_notebook(path):
-            urls[src] = File(str(Path(src).with_suffix(".md").as_posix()), str(docs), str(built.site), True).url
-        else:
-            urls[src] = src
-    return SiteLinks(settings.site_url, urls)
+    return downloads.make(src, settings, data_files), parse_page(src, settings)
 
 
 def _read_by_the_check(built, name: str) -> list[str]:
@@ -241,7 +177,7 @@ def _read_by_the_check(built, name: str) -> list[str]:
 
 
 def check_downloads(built, request, name: str) -> None:
-    """Entry ``name``'s script and notebook print every checked output: one test for both files; reused while all they are compared with is
+    """Entry ``name``'s script prints every checked output (its notebook holds the same cells); reused while all it is compared with is
     unchanged. A failure the page's own test causes skips naming it, or fails with its first line when it is not in this run."""
     import pytest
 
@@ -250,17 +186,12 @@ def check_downloads(built, request, name: str) -> None:
 
     checks = PageChecks(request, built.site.parent)
     checks.key_also(tree_digest(TOOLKIT).encode())  # the toolkit: the downloads' maker, runner and comparison
-    script, notebook = f"site/downloads/{name[:-3]}.py", f"site/downloads/{name[:-3]}.ipynb"
+    script = f"site/downloads/{name[:-3]}.py"
     if checks.reused(script) is not None:
         print(f"\n{name}: downloads{checks.note()}")
         return
     made, page = made_for(built, name)
-    stem = built.site / "downloads" / name[:-3]
-    # The script's own process runs while the notebook's kernel does: each is still a fresh one.
-    with ThreadPoolExecutor(1) as pool:
-        script_run = pool.submit(script_problems, stem.with_suffix(".py"), made, page)
-        notebook_run = notebook_problems(stem.with_suffix(".ipynb"), made, page)
-    problems = script_run.result() + notebook_run
+    problems = script_problems(built.site / "downloads" / f"{name[:-3]}.py", made, page)
     if problems:
         cause = failing_page_test(problems, page, built.project)
         if cause is not None and in_this_run(request.session, cause[0]):
@@ -269,7 +200,7 @@ def check_downloads(built, request, name: str) -> None:
             pytest.fail(f"{cause[1]}\n(the downloads fail because the page's own test does; {cause[0]}, which "
                         "reports it, is not in this run)\n\n" + "\n".join(map(str, problems)), pytrace=False)
         pytest.fail("\n".join(map(str, problems)), pytrace=False)
-    checks.passed(script, [notebook, *_read_by_the_check(built, name)])
+    checks.passed(script, _read_by_the_check(built, name))
 
 
 def first_failing_block(problems: list[Problem], page: Page) -> Step | None:

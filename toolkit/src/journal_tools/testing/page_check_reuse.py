@@ -17,7 +17,7 @@ again for nothing. So each passing check of one page is written to the record, k
   search worker fetches on every page and every edit changes: the checks never search,
   and the search test (checks/browser/pages.py), which is never reused, loads it.
 
-``FRESH=1`` and ``CI`` check every page. A test that reused pages says so in its output,
+``FRESH=1`` checks every page. A test that reused pages says so in its output,
 and the run prints one line (testing/plugin.py): ``reused: N page checks of T tests ...;
 FRESH=1 re-runs them``.
 """

@@ -31,8 +31,7 @@ from pybtex.richtext import Text
 from journal_tools.core.mistake import Mistake
 
 __all__ = ["NAME", "NAMES", "listed_name", "BibError", "Bibliography", "CitationError", "CitationExtension", "UnknownKey",
-           "Cited", "append_reference_list", "cite_in_markdown", "list_items", "load", "makeExtension",
-           "reference_list_markdown"]
+           "Cited", "append_reference_list", "list_items", "load", "makeExtension"]
 
 # As listed in mkdocs.yml's markdown_extensions: the entry point's name, or the module's dotted path.
 NAME = "journal_citations"
@@ -305,48 +304,6 @@ def append_reference_list(page_html: str, bib: Bibliography, heading: str = "Ref
             raise bib.unknown(key)
     items = "".join(f'<li id="{html.escape(anchor)}">{reference}</li>' for anchor, reference in list_items(bib, keys))
     return f'{page_html}\n<h2 id="references">{html.escape(heading)}</h2>\n<ul class="{LIST_CLASS}">{items}</ul>\n', keys
-
-
-# -- Markdown (a notebook's Markdown cells: Jupyter renders them, without this extension) ----
-
-# What a reader of the page never sees cited: code spans, and HTML comments (make new's scaffold
-# shows how to cite inside one; the page's Markdown leaves comments alone, and so must a notebook's).
-_CODE_SPAN = re.compile(r"(`+).+?\1|<!--.*?-->", re.DOTALL)
-_MARKDOWN_CITATION = re.compile(r"(?P<escaped>\\)?" + CITATION)
-
-
-def cite_in_markdown(text: str, bib: Bibliography) -> tuple[str, list[str]]:
-    r"""``text`` with each ``[@key, locator]`` written as the page shows it, linked to :func:`reference_list_markdown`, and the keys in
-    order. Code spans, HTML comments and ``\[@...]`` stay as written; UnknownKey for an unknown key."""
-    keys: list[str] = []
-
-    def cite(m: re.Match[str]) -> str:
-        if m["escaped"]:
-            return m[0]
-        parts = []
-        for item in _ITEM.finditer(m["items"]):
-            key = bib.key(item["key"])
-            if key is None:
-                raise bib.unknown(item["key"])
-            keys.append(key)
-            locator = " ".join((item["locator"] or "").split())
-            parts.append(f"[{bib.labels[key]}](#{_anchor(key)})" + (f", {locator}" if locator else ""))
-        return "(" + "; ".join(parts) + ")"
-
-    out, at = [], 0
-    for span in _CODE_SPAN.finditer(text):
-        out.append(_MARKDOWN_CITATION.sub(cite, text[at:span.start()]))
-        out.append(span[0])
-        at = span.end()
-    out.append(_MARKDOWN_CITATION.sub(cite, text[at:]))
-    return "".join(out), list(dict.fromkeys(keys))
-
-
-def reference_list_markdown(bib: Bibliography, keys, heading: str = "References") -> str:
-    """The reference list as Markdown (pybtex HTML items, which Jupyter renders) with the anchors citations link to, in the page's order."""
-    items = [f'- <a id="{html.escape(anchor)}"></a>{" ".join(reference.split())}'
-             for anchor, reference in list_items(bib, keys)]
-    return f"## {heading}\n\n" + "\n".join(items)
 
 
 # -- the extension --------------------------------------------------------------------

@@ -33,8 +33,8 @@ MISSING = "missing"
 
 
 def fresh() -> bool:
-    """Reuse nothing (``FRESH=1``, or CI): every check runs."""
-    return env_flag("FRESH") or env_flag("CI")
+    """Reuse nothing (``FRESH=1``): every check runs. CI sets it where it publishes; a pull request's run reuses the record it restored."""
+    return env_flag("FRESH")
 
 
 @functools.cache
@@ -126,7 +126,7 @@ class _Resolver:
 
 
 class Record:
-    """``root/.cache/record.sqlite``; ``reuse`` off under ``FRESH=1`` or CI. A file that cannot be read or written only costs a run."""
+    """``root/.cache/record.sqlite``; ``reuse`` off under ``FRESH=1``. A file that cannot be read or written only costs a run."""
 
     def __init__(self, root: Path, *, reuse: bool | None = None):
         self.root = Path(root)

@@ -2,11 +2,11 @@
 
 For every entry of the session build, drafts included (the test build builds them):
 its page links ``downloads/<entry>.py`` and ``<entry>.ipynb`` next to the badge; the
-files are what ``downloads.make`` gives for the entry's sources; and each, run as a
-reader runs it (the .py alone in an empty folder, with only the packages its header
+files are what ``downloads.make`` gives for the entry's sources; and the .py, run as a
+reader runs it (alone in an empty folder, with only the packages its header
 names), prints every checked output of the page
-(journal_tools.testing.downloads.check_downloads); the notebook's Markdown reads as the
-page does (citations written out with a reference list, links to the built pages). A failure names the download's file
+(journal_tools.testing.downloads.check_downloads); the notebook is jupytext's cells of the
+script, opening with its header and ``Needs:`` line. A failure names the download's file
 and line and the page's; a wrong output the page's own test reports is that test's
 failure alone (this one skips naming it).
 """
@@ -16,10 +16,9 @@ from __future__ import annotations
 import json
 import re
 
+from journal_tools.mkdocs_plugin import downloads
 from journal_tools.testing.downloads import check_downloads, made_for
 from journal_tools.testing.journal import Journal
-
-_UNSEEN = re.compile(r"<!--.*?-->|(`+).+?\1", re.S)  # what a reader of the page does not see as prose
 
 
 def pytest_generate_tests(metafunc):
@@ -42,25 +41,15 @@ def test_entry_links_its_downloads_next_to_the_badge(built, journal, name):
     for ext in (".py", ".ipynb"):
         assert f'download="{stem}{ext}"' in badge.group(1), f"{name}: the badge's links miss {stem}{ext}"
     made, _ = made_for(built, name)
-    assert (built.site / "downloads" / f"{stem}.py").read_text(encoding="utf-8") == made.script
-    assert (built.site / "downloads" / f"{stem}.ipynb").read_text(encoding="utf-8") == made.notebook
+    script = (built.site / "downloads" / f"{stem}.py").read_text(encoding="utf-8")
+    assert script == made.script
+    notebook = (built.site / "downloads" / f"{stem}.ipynb").read_text(encoding="utf-8")
+    assert notebook == downloads.notebook(script), f"{name}: the .ipynb is not jupytext's notebook of the .py"
+    needs = re.search(r"(?m)^# (Needs: .*)$", script)
+    first = "".join(json.loads(notebook)["cells"][0]["source"])
+    assert needs and needs[1] in first.split("\n"), f"{name}: the .ipynb does not open with the .py's Needs: line"
 
 
 def test_downloads_print_what_the_page_shows(built, request, name):
     """The script and the notebook in one test (journal_tools.testing.downloads.check_downloads)."""
     check_downloads(built, request, name)
-
-
-def test_notebook_prose_reads_as_the_page(built, journal, name):
-    """No raw ``[@key]`` a reader sees (comments, code spans stay), no ``.md`` link; a reference list if the page cites; site links land."""
-    nb = json.loads((built.site / "downloads" / f"{name[:-3]}.ipynb").read_text(encoding="utf-8"))
-    cells = {c["id"]: "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"}
-    text = "\n\n".join(cells.values())
-    assert "[@" not in _UNSEEN.sub("", text), f"{name}: a citation left as written in the notebook"
-    assert not re.search(r"\]\([^)\s]*\.md(?:#[^)]*)?\)", text), f"{name}: a link to a .md source in the notebook"
-    page = (journal.posts_dir / name).read_text(encoding="utf-8")
-    if "[@" in _UNSEEN.sub("", page):
-        assert "references" in cells and cells["references"].startswith("## References"), f"{name}: no reference list"
-    for url in re.findall(r"\]\((\S+?)\)", text):
-        served = journal.built_file(built.site, url)
-        assert served is None or served.is_file(), f"{name}: the notebook links {url}, which the build did not make"

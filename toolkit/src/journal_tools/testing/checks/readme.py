@@ -1,7 +1,8 @@
 """The journal's README stays short and true: a newcomer's first page (at most 150 lines), whose
 claims go stale silently when a target is renamed or a file moves. Every `make X` it names is a
-target of the Makefile, every path it names (under the journal's own top-level folders and files)
-exists, every relative link lands, and its front-matter example, when it shows `make new`'s, is
+target of the Makefile and every `VAR=` set on it a variable the Makefile uses, every path it names
+(under the journal's own top-level folders and files) exists (one with a `<placeholder>`, a file the
+author makes: its top-level folder), every relative link lands, and its front-matter example, when it shows `make new`'s, is
 what `make new` writes. A journal without a README.md fails: it is the author's how-to."""
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def test_every_make_target_named_exists(request):
     assert {"serve", "test"} <= named, "README.md must name make serve and make test"
     missing = sorted(named - doc_claims.make_targets(root / "Makefile"))
     assert not missing, f"README.md names make targets the Makefile lacks: {missing}"
+    unused = sorted(doc_claims.named_variables(_readme(root)) - doc_claims.make_variables(root / "Makefile"))
+    assert not unused, f"README.md sets make variables the Makefile never uses: {unused}"
 
 
 def _tracked_top(root: Path) -> list[Path]:
@@ -51,7 +54,9 @@ def test_every_path_named_exists(request):
     root = request.config.rootpath
     top = _tracked_top(root)
     pattern = doc_claims.path_pattern([p.name for p in top if p.is_dir()], [p.name for p in top if p.is_file()])
-    missing = sorted(p for p in doc_claims.named_paths(_readme(root), pattern) if not (root / p).exists())
+    text = _readme(root)
+    missing = sorted(p for p in doc_claims.named_paths(text, pattern)
+                     if not (root / (p.split("/")[0] if f"{p}<" in text else p)).exists())
     assert not missing, f"README.md names paths that do not exist: {missing}"
 
 
