@@ -154,3 +154,20 @@ def test_start_state_is_the_page_tests_own():
     namespace = {"random": random, "numpy": numpy, "torch": torch}
     exec(start_state(("numpy", "torch")) + "\nstart_state()\n", namespace)
     assert state() == tests
+
+
+def test_the_download_run_is_kept_under_its_code_not_its_prose(block_page):
+    """A prose edit leaves the key of the download's run as it was (nothing runs again); code or a checked output changes it."""
+    from journal_tools.testing.downloads import run_key
+
+    made, page, _, (path, settings) = block_page
+    text = path.read_text(encoding="utf-8")
+    key = run_key(made.script, page)
+
+    def key_after(new: str) -> str:
+        path.write_text(new, encoding="utf-8")
+        return run_key(make(path, settings).script, parse_page(path, settings))
+
+    assert key_after(text.replace("Each block is a test of its own.", "Each block, a test of its own:\n\nmore prose.")) == key
+    assert key_after(text.replace("y = 3", "y = 4")) != key
+    assert key_after(text.replace("tensor([0.33]) 2", "tensor([0.34]) 2")) != key

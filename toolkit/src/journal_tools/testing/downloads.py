@@ -26,6 +26,7 @@ is shared between test processes, so this holds under pytest-xdist in any order.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import json
 import re
@@ -166,32 +167,37 @@ def made_for(built, name: str, data_files=None) -> tuple[Download, Page]:
     return downloads.make(src, settings, data_files), parse_page(src, settings)
 
 
-def _read_by_the_check(built, name: str) -> list[str]:
-    """What the comparison reads besides the downloads, from the build folder: the page tests' reads (entry, includes, mkdocs.yml, BibTeX);
-    the toolkit's code is in the key."""
-    from journal_tools.compat import mkdocs_config
-    from journal_tools.core.record.verified import read_by_tests
+RUN_KIND = "download run"  # the record's kind: an entry's .py download that ran and printed every checked output, under its code
 
-    settings = mkdocs_config.load(built.project / "mkdocs.yml")
-    return [f"project/{label}" for label in read_by_tests(settings.blog.posts_dir / name, settings)]
+
+def run_key(script: str, page: Page) -> str:
+    """What running the download and comparing depends on: its code without comment lines (the page's prose is comments there; the data
+    files it carries are code), the page's code and checked outputs (``core.judge.chain_key``: the environment too), the toolkit."""
+    from journal_tools.core.judge import chain_key
+    from journal_tools.testing.site import TOOLKIT, tree_digest
+
+    code = "\n".join(line for line in script.split("\n") if line.strip() and not line.lstrip().startswith("#"))
+    return hashlib.sha256("\0".join([code, chain_key(page, page.steps), tree_digest(TOOLKIT)]).encode()).hexdigest()
 
 
 def check_downloads(built, request, name: str) -> None:
-    """Entry ``name``'s script prints every checked output (its notebook holds the same cells); reused while all it is compared with is
-    unchanged. A failure the page's own test causes skips naming it, or fails with its first line when it is not in this run."""
+    """Entry ``name``'s script prints every checked output (its notebook holds the same cells); reused while its code, its data and what
+    it is compared with are unchanged, so a prose edit runs nothing. A failure the page's own test causes skips naming it, or fails with
+    its first line when it is not in this run."""
     import pytest
 
-    from journal_tools.testing.page_check_reuse import PageChecks
-    from journal_tools.testing.site import TOOLKIT, in_this_run, tree_digest
+    from journal_tools.core.record.inputs import Inputs, Record
+    from journal_tools.testing.page_check_reuse import PROPERTY, ROOT
+    from journal_tools.testing.site import in_this_run
 
-    checks = PageChecks(request, built.site.parent)
-    checks.key_also(tree_digest(TOOLKIT).encode())  # the toolkit: the downloads' maker, runner and comparison
-    script = f"site/downloads/{name[:-3]}.py"
-    if checks.reused(script) is not None:
-        print(f"\n{name}: downloads{checks.note()}")
-        return
     made, page = made_for(built, name)
-    problems = script_problems(built.site / "downloads" / f"{name[:-3]}.py", made, page)
+    script = built.site / "downloads" / f"{name[:-3]}.py"
+    record, key = Record(ROOT), run_key(script.read_text(encoding="utf-8"), page)
+    if record.find(RUN_KIND, name, key) is not None:
+        request.node.user_properties.append((PROPERTY, f"downloads/{script.name}"))
+        print(f"\n{name}: downloads reused (their code, data and checked outputs are unchanged)")
+        return
+    problems = script_problems(script, made, page)
     if problems:
         cause = failing_page_test(problems, page, built.project)
         if cause is not None and in_this_run(request.session, cause[0]):
@@ -200,7 +206,7 @@ def check_downloads(built, request, name: str) -> None:
             pytest.fail(f"{cause[1]}\n(the downloads fail because the page's own test does; {cause[0]}, which "
                         "reports it, is not in this run)\n\n" + "\n".join(map(str, problems)), pytrace=False)
         pytest.fail("\n".join(map(str, problems)), pytrace=False)
-    checks.passed(script, _read_by_the_check(built, name))
+    record.passed(RUN_KIND, name, key, Inputs())
 
 
 def first_failing_block(problems: list[Problem], page: Page) -> Step | None:
