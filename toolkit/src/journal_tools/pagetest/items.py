@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from journal_tools.compat import blog
+from journal_tools.core.code import figures
 from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
 from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.code.parse import Page, PageError, parse_page
@@ -42,6 +43,9 @@ class PageFile(pytest.File):
             yield BrokenPage.from_parent(self, name="page", mistake=exc)
             return
         yield RenderItem.from_parent(self, name="render", page=page)
+        refs = figures.find_figures(self.path.read_text(encoding="utf-8"), page.path)  # as the build finds them
+        if refs:
+            yield FigureItem.from_parent(self, name="figures", refs=refs)
         if page.mode == "page" and page.steps:
             yield ChainItem.from_parent(self, name="page", page=page, steps=page.steps)
         else:
@@ -165,6 +169,23 @@ class RenderItem(_PageItem):
         except citations.BibError as exc:
             _broken_bibliography(exc, settings)
         record.passed(RENDER, rel, environment(), read)
+
+
+class FigureItem(_PageItem):
+    """The page's figures (``<!-- journal:figure ... -->``), drawn in the page tests' worker as the build and make serve draw them."""
+
+    def __init__(self, *, refs: list, **kwargs):
+        super().__init__(**kwargs)
+        self.refs = refs
+
+    def runtest(self):
+        """Draw each figure (or take it from the record while what it read holds); one failure naming every figure line that failed."""
+        settings = state.settings(self.config)
+        svgs = figures.prepare(self.refs, list(settings.snippet_dirs), state.record(self.config),
+                               lambda targets, dirs, root: figures.draw_in(state.sandbox(), settings, targets))
+        found = figures.mistakes(self.refs, svgs, settings.root)
+        if found:
+            raise PageMistakes(found)
 
 
 class BibItem(_PageItem):

@@ -10,6 +10,7 @@ import time
 from concurrent.futures import Future
 from pathlib import Path
 
+from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Aborted, Sandbox
 from journal_tools.core.settings import Settings
 from journal_tools.serve import runner
@@ -75,7 +76,7 @@ class CodeRunner:
 
     def draw(self, targets: list[str], dirs, root=None) -> dict[str, tuple[str, dict | None]]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``: {target: (svg, what it read)})."""
-        return runner.figures_in(self.sandbox, self.settings, targets)
+        return figures.draw_in(self.sandbox, self.settings, targets)
 
     def close(self) -> None:
         """Stop the worker."""

@@ -1,6 +1,6 @@
 """What ``make serve`` runs in its warm worker: :func:`run_page`, every block of a page as ``make test`` runs
-them, answering one dict (ran, blocks, seconds, failures, outputs to fill, what the code read); and
-:func:`draw_figures`, each under the time limit. An empty output fence is "to fill", not a failure.
+them (``core.judge``), answering one dict (ran, blocks, seconds, failures, outputs to fill, what the code read).
+An empty output fence is "to fill", not a failure.
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from journal_tools.core.code.sandbox import Aborted, Sandbox, Stopped, Unit
+from journal_tools.core.code.sandbox import Aborted, Sandbox
 from journal_tools.core.settings import Settings
 
-__all__ = ["draw_figures", "figures_in", "run_page"]
+__all__ = ["run_page"]
 
 
 def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
@@ -51,30 +51,3 @@ def _failure(exc, line: int | None) -> dict:
     """A failure of the outcome: its ``file:line``, the block's fence line (for the panel's link), the message."""
     where = exc.origin.describe() if exc.origin else exc.path
     return {"where": where, "line": line, "message": exc.problem.split("\n", 1)[0], "report": str(exc)}
-
-
-def figures_in(sandbox: Sandbox, settings: Settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:
-    """Each figure target's SVG (or ``error: ...``) and what drawing it read, in one worker request (what all read counts for each)."""
-    units = [Unit("figure function") for _ in targets]
-    read: dict = {}
-    try:
-        drawn = sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs,
-                             root=settings.root, observed=read)
-    except Stopped as stop:
-        stuck = targets[stop.index]
-        return {t: (f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
-                    else f"error: not drawn: {stuck}() stopped the worker", None) for t in targets}
-    return {t: (svg, read or None) for t, svg in drawn.items()}
-
-
-def draw_figures(progress, targets: list[str]) -> dict[str, str]:
-    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.code.figure_child`` draws it."""
-    from journal_tools.core.code.figure_child import call
-
-    drawn = {}
-    for index, target in enumerate(targets):
-        progress(index)
-        drawn[target] = call(target)
-    return drawn
-
-

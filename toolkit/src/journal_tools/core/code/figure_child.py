@@ -17,7 +17,15 @@ __all__ = ["call"]
 
 
 def call(target: str) -> str:
-    """The SVG drawn by ``target``, or ``error: <why>``."""
+    """The SVG drawn by ``target``, or ``error: <why>``: in a fresh empty folder, every generator seeded, as a page's blocks run."""
+    from journal_tools.core.code.run import fresh_folder, reset_global_state
+
+    with fresh_folder():
+        reset_global_state()
+        return _call(target)
+
+
+def _call(target: str) -> str:
     module_name, _, func_name = target.rpartition(".")
     if not module_name:
         return f"error: {target!r} is not module.function"

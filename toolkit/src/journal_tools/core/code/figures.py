@@ -20,7 +20,7 @@ from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.fences import inside_fence, scan
 from journal_tools.core.record.inputs import Inputs, Record, environment
 
-__all__ = ["KIND", "FigureError", "FigureRef", "draw", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
+__all__ = ["KIND", "FigureError", "FigureRef", "draw", "draw_in", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
 
 KIND = "figure"  # the record's kind: subject the figure's target, result its SVG
 
@@ -139,3 +139,32 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
         # Blank lines around: Markdown treats it as one raw HTML block.
         out.extend(["", *parts, ""])
     return "\n".join(out)
+
+
+def draw_in(sandbox, settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:
+    """Each figure target's SVG (or ``error: ...``) and what drawing it read, in one worker request (what all read counts for each)."""
+    from journal_tools.core.code.sandbox import Stopped, Unit
+
+    units = [Unit("figure function") for _ in targets]
+    read: dict = {}
+    try:
+        drawn = sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs,
+                             root=settings.root, observed=read)
+    except Stopped as stop:
+        stuck = targets[stop.index]
+        return {t: (f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
+                    else f"error: not drawn: {stuck}() stopped the worker", None) for t in targets}
+    return {t: (svg, read or None) for t, svg in drawn.items()}
+
+
+def draw_figures(progress, targets: list[str]) -> dict[str, str]:
+    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.code.figure_child`` draws it."""
+    from journal_tools.core.code.figure_child import call
+
+    drawn = {}
+    for index, target in enumerate(targets):
+        progress(index)
+        drawn[target] = call(target)
+    return drawn
+
+
