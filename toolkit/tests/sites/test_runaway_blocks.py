@@ -18,9 +18,9 @@ from journal_tools.compat import mkdocs_config
 from journal_tools.core.code import sandbox
 from journal_tools.serve import code_runner, error_pages
 from journal_tools.serve import state as serve
-from journal_tools.testing.site import ENV, junit_outcomes, once_per_session
+from journal_tools.testing.site import ENV, once_per_session
 
-from fixture_journal import fixture_project
+from fixture_journal import fixture_project, junit_outcomes
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 

@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from filelock import FileLock
@@ -144,14 +143,6 @@ def keep_caches(project: Path) -> None:
 
 # The one test that builds the author's docs/ (the strict build of the real site).
 BUILD_TEST = "mkdocs.yml::build::test_docs_build"
-
-
-def without_notebook_execution(project: Path) -> Path:
-    """Make ``project``'s notebooks render without running (``execute: false``), for builds whose test is not about notebooks."""
-    config = project / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8")
-    config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
-    return project
 
 
 _BLOG = re.compile(r"(?m)^(?P<indent>[ \t]*)- blog(?P<colon>:?)[ \t]*(?:#.*)?$")
@@ -386,16 +377,3 @@ def _notebook_checks(path: Path, settings):
 
     nb = read_notebook(path, settings)
     return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, path.parent, []))]
-
-
-def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
-    """From pytest's ``--junitxml``: (test id, first report line) of each failure, the ids of errors, the number of tests."""
-    failed, errors, total = [], [], 0
-    for case in ET.parse(report).getroot().iter("testcase"):
-        total += 1
-        name = f"{case.get('classname')}::{case.get('name')}"
-        for failure in case.findall("failure"):
-            text = (failure.text or failure.get("message") or "").strip()
-            failed.append((name, text.split("\n", 1)[0]))
-        errors += [name for _ in case.findall("error")]
-    return failed, errors, total
