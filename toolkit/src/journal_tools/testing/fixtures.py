@@ -8,6 +8,7 @@ drafts included (a draft gets every check of the built site before it is publish
 (``BUILD_TEST``). ``built``: that build, for the checks that look at it; when it failed they
 skip naming that test, so one mistake in docs/ is one failure, and when that test is not in
 the run (``-k``) they fail with the build's first problem, so a failed build is never only skips.
+A browser library's error in a check fails it at the page being visited (``pytest_pyfunc_call``).
 """
 
 from __future__ import annotations
