@@ -1,10 +1,13 @@
 """Shared helpers: a snapshot of the project in a temp folder, derived configs,
-timed builds in a subprocess, medians of interleaved runs."""
+timed builds in a subprocess, medians of interleaved runs, ``mkdocs serve`` of a project
+(the toolkit's serve tests use it too)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -159,3 +162,22 @@ def fmt_times(xs: list[float]) -> str:
 def mmm(xs: list[float], digits: int = 1) -> str:
     """min / median / max of ``xs``."""
     return " / ".join(f"{x:.{digits}f}" for x in (min(xs), median(xs), max(xs)))
+
+
+@contextlib.contextmanager
+def serving(project: Path, log: Path, env: dict | None = None):
+    """``mkdocs serve`` of ``project`` on a free loopback port, output in ``log``, stopped on exit; yields the port."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--livereload",
+                                 "--watch", "snippets"], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            yield port
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()

@@ -218,7 +218,7 @@ def saves(variant: Variant, repeats: int, log: Path, n: int) -> None:
 
 def _peak_kb(root: int) -> int:
     """VmHWM of the `mkdocs serve` process ``root`` and of every process under it (the code
-    worker and its spare, the forkserver they come from), summed."""
+    worker, the forkserver it comes from), summed."""
     parents, peaks = {}, {}
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():

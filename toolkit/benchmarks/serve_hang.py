@@ -21,7 +21,6 @@ from pathlib import Path
 from benchmarks import common
 from benchmarks.rows import Row
 from benchmarks.serve_loop import ENTRY, GOAL, _get, _mmm, _until
-from journal_tools.serve.port import serving
 
 HANG = "\n```python\nwhile True: pass\n```\n"
 LIMIT = 3
@@ -47,7 +46,7 @@ def measure(project: Path, repeats: int) -> Row:
     page = project / ENTRY
     original = page.read_text(encoding="utf-8")
     times: dict[str, list[float]] = {"plain": [], "limited": [], "running": []}
-    with serving(project, project / "serve-hang-bench.log", common.ENV) as port:
+    with common.serving(project, project / "serve-hang-bench.log", common.ENV) as port:
         base = f"http://127.0.0.1:{port}/llm-journal/"
         _until(base, lambda html: True, limit=300)
         entry = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', _get(base)).group(1)

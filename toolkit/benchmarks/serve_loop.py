@@ -21,7 +21,6 @@ from pathlib import Path
 
 from benchmarks import common
 from benchmarks.rows import Row
-from journal_tools.serve.port import serving
 
 GOAL = 2.0  # seconds, save to reloaded page with its blocks' results
 ENTRY = "docs/blog/posts/2025-07-27-weights-and-causal-attention.md"
@@ -47,7 +46,7 @@ def _until(url: str, test, limit: float = 120.0) -> float:
 
 
 def measure(project: Path, repeats: int) -> Row:
-    with serving(project, project / "serve-bench.log", common.ENV) as port:
+    with common.serving(project, project / "serve-bench.log", common.ENV) as port:
         base = f"http://127.0.0.1:{port}/llm-journal/"
         _until(base, lambda html: True, limit=300)
         entry = base + re.search(r'href="(blog/2025/07/27/[^"]+)"', _get(base)).group(1)

@@ -24,7 +24,7 @@ def test_the_table_is_the_installed_fonts_own():
 
 def test_a_superscript_of_an_italic_letter_gets_its_correction_in_the_bases_em():
     assert tex_to_mathml("XW^K", display=False) == (
-        '<math><mi>X</mi><msup><mrow><mi>W</mi><mspace width="0.107em"/></mrow><mi>K</mi></msup></math>')
+        '<math alttext="XW^K"><mi>X</mi><msup><mrow><mi>W</mi><mspace width="0.107em"/></mrow><mi>K</mi></msup></math>')
     assert '<mspace width="0.047em"/></mrow><mi>i</mi><mn>2</mn></msubsup>' in tex_to_mathml("x_i^2", display=True)
 
 

@@ -18,10 +18,11 @@ from journal_tools.compat import mkdocs_config
 from journal_tools.core.code.parse import parse_page
 from journal_tools.core.code.run import ChainResult
 from journal_tools.core.code.seed_check import run_checked
-from journal_tools.core.required_settings import minimal_extensions
 from journal_tools.mkdocs_plugin import download_data
 from journal_tools.mkdocs_plugin.downloads import ReadFile, make
 from journal_tools.testing.downloads import needed, script_problems
+
+from fixture_journal import minimal_extensions
 
 pytest.importorskip("torch", reason="the pages below print PyTorch tensors")
 

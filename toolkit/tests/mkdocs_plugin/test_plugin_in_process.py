@@ -11,7 +11,7 @@ import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from journal_tools.core.required_settings import minimal_extensions
+from fixture_journal import minimal_extensions
 
 BIB = """@book{raschka2024,
   author = {Raschka, Sebastian},

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.testing.site import ENV, build_problem, mkdocs_build, reporting_page_test, without_notebook_execution
+from journal_tools.testing.site import ENV, build_problem, mkdocs_build, reporting_page_test
 
-from fixture_journal import fixture_project
+from fixture_journal import fixture_project, without_notebook_execution
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from journal_tools.testing.journal import Journal
-from journal_tools.testing.site import mkdocs_build, with_drafts, without_notebook_execution
+from journal_tools.testing.site import mkdocs_build, with_drafts
 
-from fixture_journal import fixture_project
+from fixture_journal import fixture_project, without_notebook_execution
 
 ENTRY = "2025-07-27-fixture-entry"
 

@@ -22,9 +22,9 @@ from journal_tools.commands.new_entry import EntryError, create_entry
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.page.frontmatter import FrontMatterError
 from journal_tools.core.record.validate import PLACEHOLDER, check_post
-from journal_tools.testing.site import heading_text, junit_outcomes, without_notebook_execution
+from journal_tools.testing.site import heading_text
 
-from fixture_journal import FIXTURE, fixture_project
+from fixture_journal import FIXTURE, fixture_project, junit_outcomes, without_notebook_execution
 
 REPO = Path(__file__).resolve().parents[3]
 DATE = dt.date(2025, 7, 27)

@@ -10,7 +10,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from journal_tools.testing.site import BUILD_CACHES, CACHE_STORE, ENV, mkdocs_build
+from journal_tools.testing.site import BUILD_CACHES, ENV, mkdocs_build
 
 
 def digests(site: Path) -> dict[str, str]:
@@ -23,7 +23,7 @@ def test_two_builds_are_byte_identical(fixture_build, tmp_path):
     # A second checkout: same tree and commit, another folder, no build cache at all.
     fresh = tmp_path / "fresh-checkout"
     shutil.copytree(fixture_build.project, fresh, ignore=shutil.ignore_patterns("__pycache__"))
-    for name in (*BUILD_CACHES, CACHE_STORE.name):
+    for name in BUILD_CACHES:
         shutil.rmtree(fresh / ".cache" / name, ignore_errors=True)
     assert not any((fresh / ".cache" / name).exists() for name in BUILD_CACHES)
 

@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 
 from journal_tools.compat import mkdocs_config
-from journal_tools.core.code import sandbox
 from journal_tools.serve import code_runner, error_pages
 from journal_tools.serve import state as serve
-from journal_tools.testing.site import ENV, junit_outcomes, once_per_session
+from journal_tools.testing.site import ENV, once_per_session
 
-from fixture_journal import fixture_project
+from fixture_journal import fixture_project, junit_outcomes
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 
@@ -196,29 +195,6 @@ class _RebuildRecorder:
         with self._rebuild_cond:
             self._rebuild_cond.wait_for(lambda: self._want_rebuild)
         self.asked.set()
-
-
-def test_after_a_hang_a_spare_that_imported_what_page_code_imports_takes_over(tmp_path, monkeypatch):
-    """make serve's replacement for a stopped worker has already imported what page code
-    imported (a fresh one would import it, matplotlib for instance, on the author's next save)."""
-    monkeypatch.setattr(sandbox, "SPARE_DELAY", 0)
-    root = fixture_project(tmp_path / "project")
-    uses, asks = root / "docs" / "uses.md", root / "docs" / "asks.md"
-    uses.write_text("```python\nimport mailbox\n```\n", encoding="utf-8")
-    asks.write_text("```python\nimport sys\nprint('mailbox' in sys.modules)\n```\n\n"
-                    "<!--pytest-codeblocks:expected-output-->\n```text\nTrue\n```\n", encoding="utf-8")
-    (hang,) = (root / p for p in write_probes(root) if p.endswith("-loop.md"))
-    runner = code_runner.CodeRunner(mkdocs_config.load(root / "mkdocs.yml"))
-    try:
-        def failures(page: Path) -> list[str]:
-            return [f["message"] for f in runner.run([page])[page].result(timeout=GUARD_SECONDS)["failures"]]
-
-        assert [m.split(";")[0] for m in failures(asks)] == ["the expected output differs from what the block at line 1 printed"]
-        assert failures(uses) == []
-        assert failures(hang)[0].startswith("the block ran past")
-        assert failures(asks) == []
-    finally:
-        runner.close()
 
 
 HANGING_PARENT = """\

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.common import serving
 from journal_tools.compat import mkdocs_config
-from journal_tools.serve.port import serving
 from journal_tools.testing.site import ENV, freeze_as_git_repo
 
 from fixture_journal import fixture_project
@@ -76,12 +76,10 @@ def _replaced(text: str, pattern: str, new: str) -> str:
 
 
 class CleanBuilds:
-    """Clean builds of ``project`` with serve's site URL, from journal_tools.testing.clean_builds."""
+    """Clean ``mkdocs build --strict`` runs of copies of ``project`` with serve's site URL, each a new process beside the server."""
 
     def __init__(self, project: Path, site_url: str):
         self.project, self.site_url = project, site_url
-        self.proc = subprocess.Popen([sys.executable, "-m", "journal_tools.testing.clean_builds"], cwd=project, env=ENV,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def start(self, tree: Path, site: Path) -> None:
         """Start a clean build of ``tree`` (a copy of the project) into ``site``, with serve's site URL."""
@@ -89,17 +87,18 @@ class CleanBuilds:
         config = tree / "mkdocs.clean.yml"
         config.write_text(re.sub(r"(?m)^site_url:.*$", f"site_url: {self.site_url}", text, count=1), encoding="utf-8")
         self.site = site
-        self.proc.stdin.write(f"{config}\t{site}\t{site.with_suffix('.log')}\n")
-        self.proc.stdin.flush()
+        self.proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(config), "-d", str(site)],
+                                     cwd=tree, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def done(self) -> Path:
-        answer = self.proc.stdout.readline().strip()
-        assert answer == "ok", f"the clean build failed:\n{self.site.with_suffix('.log').read_text(encoding='utf-8')[-3000:]}"
+        output, _ = self.proc.communicate()
+        assert self.proc.returncode == 0, f"the clean build failed:\n{output[-3000:]}"
         return self.site
 
     def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+        if getattr(self, "proc", None) is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def _rebuilds(log: Path) -> int:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.common import serving
 from journal_tools.compat import mkdocs_config
-from journal_tools.serve.port import serving
 from journal_tools.testing.site import ENV
 
 from fixture_journal import fixture_project

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from journal_tools.core.record.verified import torch_version
-from journal_tools.testing.site import ENV, ROOT, mkdocs_build, without_notebook_execution
+from journal_tools.testing.site import ENV, ROOT, mkdocs_build
 
-from fixture_journal import fixture_project
+from fixture_journal import fixture_project, without_notebook_execution
 
 pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdocs in a subprocess
 

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from PIL import Image
 
-from journal_tools.core.required_settings import minimal_extensions
-from journal_tools.testing.checks.browser.phones import PLAIN, SHADOW, edge_contrast
 from journal_tools.testing.checks.build import css_external_refs, html_external_refs
 from journal_tools.testing.checks.feeds import description_problems
 from journal_tools.testing.checks.links import broken_links
 from journal_tools.testing.checks.workflow import ZIZMOR_FLAGS, comment_problems, record_problems
 from journal_tools.testing.journal import Journal
 from journal_tools.testing.site import first_problem
+
+from fixture_journal import minimal_extensions
 
 pytest_plugins = ["pytester"]
 
@@ -188,19 +186,6 @@ def test_zizmor_fails_on_a_planted_finding_only(tmp_path, plant):
         assert proc.returncode == 0, proc.stdout + proc.stderr
     else:
         assert proc.returncode != 0, proc.stdout + proc.stderr
-
-
-
-
-def test_edge_contrast_sees_a_shadow():
-    img = Image.new("L", (100, 20), 255)
-    for x in range(0, 10):
-        for y in range(20):
-            img.putpixel((99 - x, y), 120 + x * 10)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG")
-    left, right = edge_contrast(buf.getvalue())
-    assert left < PLAIN and right > SHADOW
 
 
 def test_a_journal_without_entries_fails_its_checks(journal):

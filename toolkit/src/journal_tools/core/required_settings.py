@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import markdown
 
-__all__ = ["REQUIRED", "Required", "Unmet", "minimal_extensions", "unmet"]
+__all__ = ["REQUIRED", "Required", "Unmet", "unmet"]
 
 
 @dataclass(frozen=True)
@@ -82,15 +82,6 @@ def unmet(extensions, configs: dict, required: tuple[Required, ...] = REQUIRED) 
                 written = f", not {_yaml(values[r.option])}" if r.option in (configs.get(name) or {}) else ""
                 found.append(Unmet(name, True, f"{name} needs {r.option}: {_yaml(r.value)}{written} ({r.reason})"))
     return found
-
-
-def minimal_extensions(required: tuple[Required, ...] = REQUIRED) -> list:
-    """markdown_extensions entries meeting ``required``, as mkdocs.yml lists them: what a small journal (a test's) starts from."""
-    entries = []
-    for name in dict.fromkeys(r.extension for r in required):
-        options = {r.option: r.value for r in required if r.extension == name and r.option is not None}
-        entries.append({name: options} if options else name)
-    return entries
 
 
 def _missing(name: str, needs: list[Required]) -> str:

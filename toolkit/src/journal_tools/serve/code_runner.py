@@ -1,4 +1,4 @@
-"""``make serve`` only: the warm worker (with a spare) that runs saved pages' code, one page at a time, in a
+"""``make serve`` only: the warm worker that runs saved pages' code, one page at a time, in a
 thread of its own while MkDocs renders; a page queued again stops its old run.
 """
 
@@ -23,7 +23,7 @@ class CodeRunner:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.sandbox = Sandbox(spare=True)
+        self.sandbox = Sandbox()
         self._queue: queue.Queue = queue.Queue()
         self._latest: dict[Path, Future] = {}  # each page's newest run: older ones are stale
         self._running: Path | None = None

@@ -7,14 +7,11 @@ Exit 0, else 1 with ``port 8000 on 127.0.0.1 is in use: make serve PORT=8001``.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import socket
-import subprocess
 import sys
-from pathlib import Path
 
-__all__ = ["address_problem", "free_port_after", "main", "serving"]
+__all__ = ["address_problem", "free_port_after", "main"]
 
 
 def _bind(host: str, port: int) -> OSError | None:
@@ -70,22 +67,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-@contextlib.contextmanager
-def serving(project: Path, log: Path, env: dict | None = None):
-    """``mkdocs serve`` of ``project`` on a free loopback port, output in ``log``, stopped on exit; yields the port."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with open(log, "w") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}", "--livereload",
-                                 "--watch", "snippets"], cwd=project, env=env, stdout=out, stderr=subprocess.STDOUT)
-        try:
-            yield port
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()

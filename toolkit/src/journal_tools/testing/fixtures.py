@@ -8,6 +8,7 @@ drafts included (a draft gets every check of the built site before it is publish
 (``BUILD_TEST``). ``built``: that build, for the checks that look at it; when it failed they
 skip naming that test, so one mistake in docs/ is one failure, and when that test is not in
 the run (``-k``) they fail with the build's first problem, so a failed build is never only skips.
+A browser library's error in a check fails it at the page being visited (``pytest_pyfunc_call``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import os
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -108,11 +110,41 @@ def server(built, journal):
     srv.close()
 
 
+VISITS = pytest.StashKey[list]()  # a test's Visits, for the failure of a browser error
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """A browser library's error (Playwright's timeout, a page that crashed) fails its test at the page it was on: the
+    page's source file:line and URL, never the library's traceback alone. Every check visiting pages goes through here."""
+    try:
+        return (yield)
+    except Exception as exc:
+        if not type(exc).__module__.startswith("playwright."):
+            raise
+        pytest.fail(browser_failure(exc, pyfuncitem.stash.get(VISITS, [])), pytrace=False)
+
+
+def browser_failure(exc: Exception, visits: list) -> str:
+    """The located failure of browser error ``exc`` raised while ``visits`` were open (the last page loaded is where)."""
+    said = str(exc).strip().split("\n", 1)[0]  # Playwright's call log follows its first line
+    visit = next((v for v in reversed(visits) if v.document), None)
+    if visit is None:
+        return f"the browser failed before any page of the site was loaded: {type(exc).__name__}: {said}"
+    path = urlsplit(visit.document).path
+    rel = path.removeprefix(visit.server.prefix) if path.startswith(visit.server.prefix) else path.lstrip("/")
+    rel = rel + "index.html" if rel.endswith("/") or not rel else rel
+    return (f"{visit.locate(rel)}: the browser check stopped on {visit.document}: {type(exc).__name__}: {said} "
+            "(a page that loads slowly or not at all, or a check that waited for an element the page lacks)")
+
+
 class Visit:
     """One browser context on the served site, with everything that went wrong recorded."""
 
-    def __init__(self, browser, server: Server, *, color_scheme: str = "light"):
+    def __init__(self, browser, server: Server, *, color_scheme: str = "light", locate=None):
         self.server = server
+        self.locate = locate or (lambda rel: f"{rel}:1")  # a built page's source file:line
+        self.document = ""  # the URL of the page loaded last (its navigation started), for a browser error's failure
         self.console_errors: list[str] = []
         self.outside: list[str] = []
         self.fetched: list[str] = []  # every URL of the site requested (the page check records key on them)
@@ -134,6 +166,8 @@ class Visit:
     def _route(self, route):
         url = route.request.url
         if url.startswith(self.server.origin + "/") or url == self.server.origin:
+            if route.request.resource_type == "document" and route.request.frame.parent_frame is None:
+                self.document = url
             self.fetched.append(url)
             route.continue_()
         else:
@@ -156,12 +190,15 @@ class Visit:
 
 
 @pytest.fixture
-def visit(browser, server):
+def visit(request, browser, server, built, sources):
     """``visit(color_scheme=...)`` opens a Visit; all are closed after the test."""
-    visits: list[Visit] = []
+    visits: list[Visit] = request.node.stash.setdefault(VISITS, [])
+
+    def locate(rel: str) -> str:
+        return sources.text(built.site, rel, "")
 
     def open_visit(**kwargs) -> Visit:
-        v = Visit(browser, server, **kwargs)
+        v = Visit(browser, server, locate=locate, **kwargs)
         visits.append(v)
         return v
 

@@ -1,14 +1,14 @@
 """A check of a built page is reused while nothing it read changed (the one record, ``core.record.inputs``).
 
-The page checks of checks/browser/ (axe, phones, formulas, every page) load each
+The page checks of checks/browser/ (axe, phones, every page) load each
 built page in Chromium; checks/downloads.py runs each entry's downloads. After an
 edit of one entry, one page of the site has other bytes; the others would be checked
 again for nothing. So each passing check of one page is written to the record, kind
 ``site check``, subject the test's id and the page, with:
 
 - as key, the test's own code (its module, testing/fixtures.py and this file), its id (its parameters: palette, width),
-  what else the test names (``key_also``: the whole math font the formulas are
-  compared with, the toolkit's code the downloads are made and compared with), the
+  what else the test names (``key_also``: the axe check it runs, the toolkit's code the
+  downloads are made and compared with), the
   Chromium version and the environment (``inputs.environment``: Python and every
   installed distribution, Playwright, axe-core's package, Pillow and PyTorch among them);
 - as inputs, the page and every file the check read, byte for byte: for a browser check

@@ -19,7 +19,6 @@ pins SOURCE_DATE_EPOCH from it exactly as in the real checkout.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
 import html
 import json
@@ -28,8 +27,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from filelock import FileLock
@@ -49,16 +46,13 @@ PROJECT_FILES = ("mkdocs.yml", "pyproject.toml", "requirements.txt")
 FONTS = Path(".cache") / "fonts"
 # Build caches keyed on content, not paths: mkdocs-jupyter's (notebook bytes, options, imported snippets, renderer: notebook_cache.install)
 # and the figures' (snippet bytes). A seeded copy builds the same bytes as a fresh one (toolkit/tests/sites/test_reproducible.py compares);
-# it only skips re-executing notebooks and re-drawing figures that did not change.
+# it only skips re-executing notebooks and re-drawing figures that did not change. A test build takes them from the checkout's .cache/ and
+# gives back what it added (make build evicts what it did not use).
 BUILD_CACHES = ("mkdocs-jupyter",)
 # The record's rows a test build takes from the checkout's record and gives back: figures drawn, and what
 # an entry's code read (for its downloads; without them every session build ran every entry's code). Not
 # the pages' passed tests: a copy's badges stay those of a build with none, whatever the checkout ran.
 RECORD_KINDS = ("figure", code_reads.KIND)
-# Where the tests keep what their builds added to those caches, for the next session: the author's .cache/ is only read (make build evicts
-# what it did not use, fixture-journal entries too). An entry no test used for STORE_DAYS is dropped (make clean drops them all).
-CACHE_STORE = ROOT / ".cache" / "test-builds"
-STORE_DAYS = 14
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 
@@ -106,52 +100,25 @@ def with_checkout_state(dst: Path, checkout: Path, *, caches: bool = True) -> Pa
     if (checkout / FONTS).is_dir():
         shutil.copytree(checkout / FONTS, dst / FONTS)
     if caches:
-        seed_caches(dst, CACHE_STORE, checkout / ".cache")
+        Record(ROOT).copy_to(Record(dst), RECORD_KINDS)
+        _copy_entries(checkout / ".cache", dst / ".cache")
     return dst
 
 
-def seed_caches(dst: Path, *cache_roots: Path) -> None:
-    """Give ``dst`` the cache entries in ``cache_roots`` and the checkout's drawn-figure record (holding iff the files are the same)."""
-    Record(ROOT).copy_to(Record(dst), RECORD_KINDS)
+def _copy_entries(src: Path, dst: Path) -> None:
+    """The BUILD_CACHES entries of cache folder ``src`` that ``dst`` lacks, copied there (never half a file under an entry's name)."""
     for name in BUILD_CACHES:
-        target = dst / ".cache" / name
-        for folder in (root / name for root in cache_roots):
-            for entry in folder.glob("*") if folder.is_dir() else ():
-                if entry.is_file() and not (target / entry.name).exists():
-                    target.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(entry, target / entry.name)
-                    if folder.parent == CACHE_STORE:
-                        os.utime(entry)  # used: kept another STORE_DAYS
-
-
-def keep_caches(project: Path) -> None:
-    """Store what a passing build of ``project`` added to its caches (dropping entries unused for STORE_DAYS); figures go to the record."""
-    Record(project).copy_to(Record(ROOT), RECORD_KINDS)
-    stale_before = time.time() - STORE_DAYS * 86400
-    for name in BUILD_CACHES:
-        for old in (CACHE_STORE / name).glob("*") if (CACHE_STORE / name).is_dir() else ():
-            if old.is_file() and old.stat().st_mtime < stale_before:
-                old.unlink(missing_ok=True)
-        folder = project / ".cache" / name
-        for entry in folder.glob("*") if folder.is_dir() else ():
-            kept = CACHE_STORE / name / entry.name
+        for entry in (src / name).glob("*") if (src / name).is_dir() else ():
+            kept = dst / name / entry.name
             if entry.is_file() and not kept.exists():
                 kept.parent.mkdir(parents=True, exist_ok=True)
-                partial = kept.with_name(f".{entry.name}.{os.getpid()}")  # never half a file under the real name
+                partial = kept.with_name(f".{entry.name}.{os.getpid()}")
                 shutil.copy2(entry, partial)
                 os.replace(partial, kept)
 
 
 # The one test that builds the author's docs/ (the strict build of the real site).
 BUILD_TEST = "mkdocs.yml::build::test_docs_build"
-
-
-def without_notebook_execution(project: Path) -> Path:
-    """Make ``project``'s notebooks render without running (``execute: false``), for builds whose test is not about notebooks."""
-    config = project / "mkdocs.yml"
-    text = config.read_text(encoding="utf-8")
-    config.write_text(re.sub(r"(?m)^(\s+execute:\s*)true\b", r"\1false", text), encoding="utf-8")
-    return project
 
 
 _BLOG = re.compile(r"(?m)^(?P<indent>[ \t]*)- blog(?P<colon>:?)[ \t]*(?:#.*)?$")
@@ -196,51 +163,18 @@ def tree_digest(folder: Path) -> str:
     return h.hexdigest()
 
 
-class _Builds:
-    """The warm builder (journal_tools/testing/clean_builds.py): MkDocs, Material and journal_tools imported once, each build in a fork of
-    it, as clean as a new process without 1.8 s of imports."""
-
-    proc: subprocess.Popen | None = None
-    toolkit = ""  # the digest of the journal_tools it imported
-
-    @classmethod
-    def imported(cls) -> str:
-        """The digest of the journal_tools the builder imported (started here if need be)."""
-        if cls.proc is None or cls.proc.poll() is not None:
-            cls.toolkit = tree_digest(TOOLKIT)
-            cls.proc = subprocess.Popen([sys.executable, "-m", "journal_tools.testing.clean_builds"],
-                                        cwd=ROOT, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-            atexit.register(cls.proc.stdin.close)
-        return cls.toolkit
-
-    @classmethod
-    def build(cls, config: Path, site: Path, verbose: bool = False) -> subprocess.CompletedProcess:
-        log = site.parent / f".{site.name}.build.log"
-        cls.proc.stdin.write(f"{config}\t{site}\t{log}\t{json.dumps({'quiet': False, 'verbose': verbose, 'env': ENV})}\n")
-        cls.proc.stdin.flush()
-        answer = cls.proc.stdout.readline().strip()
-        code = 0 if answer == "ok" else int(answer.split()[-1]) if answer.startswith("failed ") else 1
-        output = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else f"(the builder ended: {answer!r})"
-        log.unlink(missing_ok=True)
-        return subprocess.CompletedProcess(["mkdocs", "build", "--strict"], code, output)
-
-
 def mkdocs_build(project: Path, site: Path, env: dict | None = None, verbose: bool = False) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of ``project`` into ``site``, output in ``stdout``; new cache entries kept. In a fork of :class:`_Builds`
-    when its journal_tools is the installed one, no environment is asked for and ``project`` has no journal_tools of its own; else a new
-    process."""
+    """``mkdocs build --strict`` of ``project`` into ``site`` in a new process, output in ``stdout``; a passing build gives the checkout
+    what it added to the build caches and the record's figures."""
     site.parent.mkdir(parents=True, exist_ok=True)
-    own = (project / "journal_tools").is_dir()
-    if env is None and not own and _Builds.imported() == tree_digest(TOOLKIT):
-        proc = _Builds.build(project / "mkdocs.yml", site, verbose)
-    else:
-        proc = subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-v"] if verbose else []),
-             "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site)],
-            cwd=project, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", *(["-v"] if verbose else []),
+         "--config-file", str(project / "mkdocs.yml"), "--site-dir", str(site)],
+        cwd=project, env=env or ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
     if proc.returncode == 0:
-        keep_caches(project)
+        Record(project).copy_to(Record(ROOT), RECORD_KINDS)
+        _copy_entries(project / ".cache", ROOT / ".cache")
     return proc
 
 
@@ -386,16 +320,3 @@ def _notebook_checks(path: Path, settings):
 
     nb = read_notebook(path, settings)
     return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, []))]
-
-
-def junit_outcomes(report: Path) -> tuple[list[tuple[str, str]], list[str], int]:
-    """From pytest's ``--junitxml``: (test id, first report line) of each failure, the ids of errors, the number of tests."""
-    failed, errors, total = [], [], 0
-    for case in ET.parse(report).getroot().iter("testcase"):
-        total += 1
-        name = f"{case.get('classname')}::{case.get('name')}"
-        for failure in case.findall("failure"):
-            text = (failure.text or failure.get("message") or "").strip()
-            failed.append((name, text.split("\n", 1)[0]))
-        errors += [name for _ in case.findall("error")]
-    return failed, errors, total

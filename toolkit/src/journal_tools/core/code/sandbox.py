@@ -36,9 +36,6 @@ __all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
 
 START_SECONDS = 300.0  # a first start imports PyTorch in the forkserver: slow on a loaded machine
 DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack before it is killed
-# make serve's spare is prepared this long after a request ends: not while MkDocs still renders
-# the rebuild the author waits for (its imports would compete for the same cores).
-SPARE_DELAY = 3.0
 # Imported once by the forkserver, so every worker forked from it has them.
 PRELOAD = ["journal_tools.core.code.sandbox_child", "journal_tools.core.code.run", "journal_tools.core.code.seed_check", "numpy", "torch"]
 _HERE = Path(__file__).resolve().parent
@@ -68,21 +65,11 @@ class Aborted(Exception):
 
 
 class Sandbox:
-    """One worker process for page code, replaced when it dies or hangs. ``spare=True`` (``make serve``): a second worker kept warm and
-    rehearsed, so the save after a hang is fast."""
+    """One worker process for page code, replaced (forked anew from the forkserver) when it dies or hangs."""
 
-    def __init__(self, spare: bool = False):
+    def __init__(self):
         self._lock = threading.Lock()
         self._worker: _Worker | None = None
-        self._keep_spare = spare
-        self._spare: _Worker | None = None
-        self._spare_lock = threading.Lock()  # held while the spare is made or given new imports
-        self._learned: dict[str, None] = {}  # modules page code imported, in order
-        self._spare_knows = 0  # how many of them the spare imported
-        self._env: dict | None = None
-        self._closed = False
-        self._spare_pending = False  # a thread is preparing it
-        self._rehearsal: tuple | None = None  # the last block request that passed: (fn, args, seconds)
 
     # -- what the page tests and make serve call ------------------------------------
 
@@ -96,10 +83,10 @@ class Sandbox:
                    for step in page.steps for part in step.parts}
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
-        try:  # rehearsable: updates are returned, the worker writes no page
+        try:  # updates are returned, the worker writes no page
             done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
-                                             rehearsable=True, root=root, observed=result.observed)
+                                             root=root, observed=result.observed)
         except Stopped as stop:
             result.failed = steps[stop.index]
             raise BlockError(*_located(stop, units[stop.index], sources, root)) from None
@@ -136,19 +123,15 @@ class Sandbox:
             raise BlockError(*error)
 
     def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
-             rehearsable: bool = False, root: Path | None = None, observed: dict | None = None):
-        """``fn(progress, *args)`` in the worker; ``progress`` restarts the clock, ``rehearsable``: a spare may rerun it, ``root``: reads go
-        to ``observed``. Raises Stopped, Aborted or RuntimeError."""
-        env = self._env = _environment(snippet_dirs, root)
+             root: Path | None = None, observed: dict | None = None):
+        """``fn(progress, *args)`` in the worker; ``progress`` restarts the clock, ``root``: reads go to ``observed``. Raises Stopped,
+        Aborted or RuntimeError."""
+        env = _environment(snippet_dirs, root)
         with self._lock:
             worker = self._send(fn, args, env)
-            status, value, stderr, imported, seen = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
-            self._learned.update(dict.fromkeys(imported))
+            status, value, stderr, seen = self._serve(worker, limit, units, on_progress, cancelled or (lambda: False))
         if observed is not None and seen is not None:
             observed.update(seen)
-        if rehearsable and status == "ok" and self._keep_spare:
-            self._rehearsal = (fn, args, limit.seconds)
-        self._tend_spare()
         if stderr:
             sys.stderr.write(stderr)
         if status == "bug":
@@ -170,19 +153,13 @@ class Sandbox:
         threading.Thread(target=start, daemon=True, name="journal-sandbox-start").start()
 
     def close(self) -> None:
-        """Stop the worker (and the spare), a block running now included."""
-        self._closed = True
-        for worker in (self._worker, self._spare):
-            if worker is not None:
-                worker.kill()  # so a request running now ends, and releases the lock
+        """Stop the worker, a block running now included."""
+        if self._worker is not None:
+            self._worker.kill()  # so a request running now ends, and releases the lock
         with self._lock:
             if self._worker is not None:
                 self._worker.close()
                 self._worker = None
-        with self._spare_lock:
-            if self._spare is not None:
-                self._spare.close()
-                self._spare = None
 
     # -- the clock --------------------------------------------------------------
 
@@ -191,62 +168,10 @@ class Sandbox:
         if worker is None or not worker.process.is_alive():
             if worker is not None:
                 worker.close()
-            self._worker = None
-            worker = self._take_spare()
-            if worker is None:
-                worker = _Worker(_context())
-                worker.wait_ready()
+            worker = _Worker(_context())
+            worker.wait_ready()
             self._worker = worker
         return worker
-
-    # -- the spare (make serve) ---------------------------------------------------
-
-    def _tend_spare(self) -> None:
-        """Make the spare, or give it what page code imported since, in the background."""
-        if not self._keep_spare or self._closed or self._spare_pending:
-            return
-        if self._spare is not None and self._spare_knows == len(self._learned):
-            return
-        self._spare_pending = True
-        threading.Thread(target=self._prepare_spare, daemon=True, name="journal-sandbox-spare").start()
-
-    def _prepare_spare(self) -> None:
-        time.sleep(SPARE_DELAY)
-        with self._spare_lock:
-            try:
-                fresh = self._spare is None or not self._spare.process.is_alive()
-                if fresh:
-                    self._spare, self._spare_knows = _Worker(_context()), 0
-                    self._spare.wait_ready()
-                names = list(self._learned)
-                self._spare.warm(names[self._spare_knows:], self._env)
-                self._spare_knows = len(names)
-                if fresh and self._rehearsal is not None:
-                    fn, args, seconds = self._rehearsal
-                    self._spare.run_quietly(fn, args, self._env, seconds)
-            except Exception:  # noqa: BLE001 - no spare: a replacement is made when needed
-                if self._spare is not None:
-                    self._spare.kill()
-                    self._spare.close()
-                self._spare = None
-            if self._closed and self._spare is not None:
-                self._spare.close()
-                self._spare = None
-            self._spare_pending = False
-
-    def _take_spare(self) -> _Worker | None:
-        with self._spare_lock:
-            spare, self._spare = self._spare, None
-            if spare is None or not spare.process.is_alive():
-                return None
-            names = list(self._learned)
-            try:
-                spare.warm(names[self._spare_knows:], self._env)  # what it has not imported yet
-            except Exception:  # noqa: BLE001 - a broken spare is no spare
-                spare.kill()
-                spare.close()
-                return None
-        return spare
 
     def _send(self, fn, args, env) -> _Worker:
         """Send the request; a worker that died since its last request (a thread a block left behind may end it) is replaced once."""
@@ -281,8 +206,8 @@ class Sandbox:
                 index, deadline = message[1], time.monotonic() + limit.seconds
                 if on_progress is not None and message[2] is not None:
                     on_progress(message[2])
-            else:  # ("done", (status, value), stderr, modules imported, what the code read)
-                return (*message[1], message[2], message[3], message[4])
+            else:  # ("done", (status, value), stderr, what the code read)
+                return (*message[1], message[2], message[3])
 
     def _died(self, worker: _Worker, index: int, units: list[Unit]) -> Exception:
         worker.process.join(5)
@@ -362,20 +287,6 @@ class _Worker:
         self.kill()
         self.close()
         raise RuntimeError(f"the page-code worker process {problem}")
-
-    def warm(self, modules: list[str], env: dict | None) -> None:
-        """Import ``modules`` in the worker (for a spare), waiting for it to be done."""
-        if modules:
-            self.run_quietly(sandbox_child.warm, (modules,), env or _environment(()), START_SECONDS)
-
-    def run_quietly(self, fn, args: tuple, env: dict, seconds: float) -> None:
-        """Run a request whose answer nobody reads (a spare's imports, rehearsal); RuntimeError past ``seconds`` (worker discarded)."""
-        self.conn.send((fn, args, env))
-        deadline = time.monotonic() + seconds
-        while (remaining := deadline - time.monotonic()) > 0:
-            if self.conn.poll(remaining) and self.conn.recv()[0] == "done":
-                return
-        raise RuntimeError(f"a spare worker's warm-up took more than {seconds:g} s")
 
     def stack(self) -> str:
         """What faulthandler writes when asked for the worker's stacks (SIGUSR1)."""

@@ -1,5 +1,5 @@
 """The worker process of ``core.code.sandbox``: serves one ``(fn, args, env)`` request at a time as
-``fn(progress, *args)``, and answers ``("done", (status, value), stderr, modules, what the code read)``.
+``fn(progress, *args)``, and answers ``("done", (status, value), stderr, what the code read)``.
 
 Set-up: its own process group, ended with its parent, faulthandler dumping to a file the parent reads (on a
 crash, on SIGUSR1, before ``os._exit``), no stdin.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
-import importlib
 import io
 import os
 import pickle
@@ -23,7 +22,7 @@ import traceback
 from journal_tools.core.code import observe
 from journal_tools.core.page.limits import BoundedOutput
 
-__all__ = ["chain", "main", "notebook", "warm"]
+__all__ = ["chain", "main", "notebook"]
 
 _DUMP = None  # the worker's stack file, open for faulthandler as long as the process lives
 
@@ -33,7 +32,6 @@ def main(conn, dump_path: str, parent: int) -> None:
     _set_up(dump_path, parent)
     conn.send(("ready", os.getpid()))
     seen: set[str] = set()
-    known = set(sys.modules)
     while True:
         try:
             request = conn.recv_bytes()
@@ -43,7 +41,7 @@ def main(conn, dump_path: str, parent: int) -> None:
         try:
             fn, args, env = pickle.loads(request)
         except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
-            conn.send(("done", ("bug", traceback.format_exc()), "", [], None))
+            conn.send(("done", ("bug", traceback.format_exc()), "", None))
             continue
         _prepare(env, seen)
         observe.start(env.get("observe"))
@@ -57,20 +55,10 @@ def main(conn, dump_path: str, parent: int) -> None:
         except BaseException:  # noqa: BLE001 - a bug of the runner: reported, the worker goes on
             answer = ("bug", traceback.format_exc())
         observed = observe.finish()
-        imported = _imported_since(known, seen)
         try:
-            conn.send(("done", answer, stderr.getvalue(), imported, observed))
+            conn.send(("done", answer, stderr.getvalue(), observed))
         except Exception:  # an answer that does not pickle
-            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), imported, observed))
-
-
-def _imported_since(known: set[str], seen: set[str]) -> list[str]:
-    """Modules imported since the last request, snippet modules left out (forgotten before every request); updates ``known``."""
-    prefixes = tuple(os.path.join(d, "") for d in seen)
-    new = [name for name in sys.modules if name not in known]
-    known.update(new)
-    return [name for name in new if not name.startswith("__")
-            and not (prefixes and os.path.abspath(getattr(sys.modules[name], "__file__", None) or "").startswith(prefixes))]
+            conn.send(("done", ("bug", traceback.format_exc()), stderr.getvalue(), observed))
 
 
 class _NoInput(io.TextIOBase):
@@ -136,13 +124,6 @@ def _prepare(env: dict, seen: set[str]) -> None:
         path = getattr(module, "__file__", None) or ""
         if prefixes and path and os.path.abspath(path).startswith(prefixes):
             del sys.modules[name]
-
-
-def warm(progress, modules: list[str]) -> None:
-    """In a spare worker: import what page code imported in the worker before it."""
-    for name in modules:
-        with contextlib.suppress(BaseException):  # one that does not import alone is imported when used
-            importlib.import_module(name)
 
 
 def chain(progress, page, steps, updating: bool):

@@ -4,6 +4,7 @@ character math-core stopped at, and its reason.
 
 from __future__ import annotations
 
+import html
 import re
 
 import math_core
@@ -48,12 +49,14 @@ class MathError(Mistake, ValueError):
 
 
 def tex_to_mathml(tex: str, *, display: bool) -> str:
-    """One formula (unescaped TeX) as ``<math>``, with italic superscript corrections browsers leave out; MathError on bad TeX."""
+    """One formula (unescaped TeX) as ``<math>``, with italic superscript corrections browsers leave out and its TeX on one line as
+    ``alttext`` (MathML's text alternative: what a link preview shows of it); MathError on bad TeX."""
     try:
-        mathml = _CONVERTER.convert_with_local_state(tex, displaystyle=display)
+        mathml = add_italic_correction(_CONVERTER.convert_with_local_state(tex, displaystyle=display))
     except math_core.LatexError as exc:
         raise MathError(tex=tex, reason=str(exc)) from None
-    return add_italic_correction(mathml)
+    end = mathml.index(">")
+    return f'{mathml[:end]} alttext="{html.escape(" ".join(_STASHED.sub(" ", tex).split()))}"{mathml[end:]}'
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:

@@ -13,7 +13,7 @@ import pytest
 
 # Collected in this order; a browser/ module's tests are marked `browser` (testing/plugin.py).
 MODULES = ("build", "links", "feeds", "downloads", "workflow", "readme",
-           "browser.pages", "browser.home", "browser.axe", "browser.phones", "browser.formulas")
+           "browser.pages", "browser.home", "browser.axe", "browser.phones")
 # The asserts of the checks read like a test's (pytest rewrites them) although they are imported here.
 pytest.register_assert_rewrite(__name__)
 

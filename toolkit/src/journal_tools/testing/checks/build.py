@@ -176,7 +176,8 @@ class _Head(HTMLParser):
 
 
 class _ExcerptText(HTMLParser):
-    """An entry page's text from its title to <!-- more --> (the excerpt as shown), badge and download links left out, formulas as text."""
+    """An entry page's text from its title to <!-- more --> (the excerpt as shown), badge and download links left out, formulas as
+    their TeX (``alttext``), as the preview has them."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -188,8 +189,9 @@ class _ExcerptText(HTMLParser):
         classes = (dict(attrs).get("class") or "").split()
         if self._state == "before" and tag == "h1":
             self._state = "title"
-        elif self._state == "excerpt" and (self._skip or "headerlink" in classes
+        elif self._state == "excerpt" and (self._skip or tag == "math" or "headerlink" in classes
                                            or {"journal-verified", "journal-downloads"} & set(classes)):
+            self.text += dict(attrs).get("alttext", "") if tag == "math" and not self._skip else ""
             self._skip += 1
 
     def handle_endtag(self, tag):
@@ -208,7 +210,7 @@ class _ExcerptText(HTMLParser):
 
 
 def _letters(text: str) -> str:
-    """Letters and digits only: the preview's linear math (W^Q) and the MathML's text (WQ) agree here."""
+    """Letters and digits only: what the preview and the excerpt must share (spaces and marks aside)."""
     return "".join(ch for ch in text if ch.isalnum())
 
 
