@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.testing.site import ENV, build_problem, mkdocs_build, reporting_page_test
+from journal_tools.testing.site import ENV, build_problem, mkdocs_build, page_tests_reporting
 
 from fixture_journal import fixture_project, without_notebook_execution
 
@@ -75,7 +75,7 @@ class Planted:
     text: str
     needle: str  # the reported line is the first line holding this text
     says: tuple[str, ...]  # also on that message's line
-    reported_by: str | None  # the page test that reports it (reporting_page_test), "" for the file's own ::page etc.
+    reported_by: str | None  # the page test that reports it, as the build lists it (page_tests_reporting); None: the build alone
 
     @property
     def where(self) -> str:
@@ -139,7 +139,7 @@ class Build:
         for said in mistake.says:
             assert said in message, (said, message)
         expected = f"{mistake.rel}::{mistake.reported_by}" if mistake.reported_by else None
-        assert reporting_page_test(message, self.root) == expected, (message, self.output)
+        assert page_tests_reporting(self.root).get(mistake.where.rstrip(":")) == expected, (message, self.output)
         print(f"\n[bad input] {message}")
         return message
 
@@ -195,7 +195,7 @@ def test_unknown_plugin_option_in_mkdocs_yml(pristine, tmp_path):
     problem = build_problem(proc.stdout, root)
     where = f"mkdocs.yml:{line_of(text, 'no_such_option')}: "
     assert problem.startswith(where + "Config value 'plugins': Plugin 'journal' option 'no_such_option'"), (problem, proc.stdout)
-    assert reporting_page_test(problem, root) is None  # no page test reports it: test_docs_build does
+    assert page_tests_reporting(root) == {}  # no page test reports it: test_docs_build does
     print(f"\n[bad input] {problem}")
 
 

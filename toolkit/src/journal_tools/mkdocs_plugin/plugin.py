@@ -21,7 +21,7 @@ from journal_tools.core.markup import citations
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import includes, limits
-from journal_tools.core.record import code_reads, validate, verified
+from journal_tools.core.record import code_reads, mistakes, validate, verified
 from journal_tools.core.record.inputs import Inputs, Record
 from journal_tools.core.record.mistakes import Mistakes
 from journal_tools.core.settings import Settings
@@ -145,6 +145,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Start this build's record of the cited keys and of its render mistakes."""
         self.cited = citations.Cited()
         self.render_mistakes = Mistakes()
+        (self.settings.cache_dir / mistakes.TOLD).unlink(missing_ok=True)
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
         self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
         self.failed_renders: set[Path] = set()  # make serve: pages served under their panel, never under a "Verified" badge
@@ -162,7 +163,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 if self.page_mistake is None or not (exc.readable or exc.front_matter):
-                    checks.add(exc)
+                    checks.add(exc, f"{self.settings.rel(path)}::page")
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
@@ -170,10 +171,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
-                    checks.add(mistake)
+                    checks.add(mistake, f"{mistake.path}::figures")
                 else:  # make serve: the page breaks alone, under its panel
                     self.page_mistake(self.settings.root / mistake.path, mistake)
-        _stop_if_any(checks)
+        self._stop_if_any(checks)
         return files
 
     def _serve_broken(self, file, mistake: validate.InputError) -> None:
@@ -221,16 +222,18 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             try:
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
-                return self._render_failed(page, exc.located(rel, _source(page)))
+                # An unreadable BibTeX file is its own test's mistake, whichever page cited it.
+                test = f"{exc.rel}::bibliography" if isinstance(exc, citations.BibError) else f"{rel}::render"
+                return self._render_failed(page, exc.located(rel, _source(page)), test)
             except Exception as exc:
                 if not jupyter.is_cell_error(exc):
                     raise
-                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel))
+                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel), f"{rel}::notebook")
 
         pages.replace_render(page, checked_render)
         return page
 
-    def _render_failed(self, page, mistake: Mistake) -> None:
+    def _render_failed(self, page, mistake: Mistake, test: str) -> None:
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
         if self.page_mistake is not None and page.file.abs_src_path:
             self.page_mistake(Path(page.file.abs_src_path), mistake)
@@ -239,14 +242,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             excerpt = _renderable_excerpt(page.markdown, mistake, _source(page), self.settings)
             page.markdown = excerpt  # a documented attribute: what the blog's excerpt renders
         else:
-            self.render_mistakes.add(mistake)
+            self.render_mistakes.add(mistake, test)
         page.content, page.toc = "", TableOfContents([])
 
     def on_env(self, env, *, config, files):
         """Stop at all render mistakes; else cache compiled templates (a third of a warm rebuild was compiling Material's templates)."""
         import jinja2
 
-        _stop_if_any(self.render_mistakes)
+        self._stop_if_any(self.render_mistakes)
         folder = self.settings.cache_dir / "jinja"
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -350,6 +353,13 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if problems:
             raise PluginError("\n".join(problems))
 
+    def _stop_if_any(self, found: Mistakes) -> None:
+        """Stop the build with every mistake noted, as MkDocs reports a plugin's error (no traceback); each is listed with its page test."""
+        try:
+            found.stop_if_any(self.settings.cache_dir / mistakes.TOLD)
+        except validate.InputError as exc:
+            raise PluginError(str(exc)) from None
+
     def _list_uncited(self) -> None:
         """Name the BibTeX entries this build cited nowhere (INFO: a notice that never fails --strict)."""
         path = self.settings.bibliography
@@ -364,14 +374,6 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             for text in lines:
                 log.info(text)
         self._uncited_said = lines
-
-
-def _stop_if_any(mistakes: Mistakes) -> None:
-    """Stop the build with every mistake noted, as MkDocs reports a plugin's error (no traceback)."""
-    try:
-        mistakes.stop_if_any()
-    except validate.InputError as exc:
-        raise PluginError(str(exc)) from None
 
 
 def _renderable_excerpt(markdown: str, mistake: Mistake, source: str | None, settings: Settings) -> str:

@@ -250,73 +250,12 @@ def build_problem(output: str, project: Path) -> str:
     return f"mkdocs.yml:{line}: {problem}" if line else problem
 
 
-def reporting_page_test(problem: str, project: Path) -> str | None:
-    """The page test (node id) reporting build error ``problem``, or None: the page tests' own code asks again on the sources the build read
-    (front matter and includes, ``::render``, ``::notebook``, ``references.bib::bibliography``); only the same file and line (a notebook:
-    exception) counts."""
-    from journal_tools.core.settings import ConfigError
+def page_tests_reporting(project: Path) -> dict[str, str | None]:
+    """Each mistake the last build of ``project`` stopped at (``path:line``), with the page test that reports it (None: a mistake only
+    the build sees), as the build listed them; empty when it stopped at none of its own."""
+    from journal_tools.core.record.mistakes import TOLD
 
-    m = _LOCATED.match(problem)
-    if m is None:
-        return None
-    path = project / m["path"]
     try:
-        from journal_tools.compat import mkdocs_config
-
-        settings = mkdocs_config.load(project / "mkdocs.yml")
-    except ConfigError:  # then no page test can run either
-        return None
-    if not path.is_file() or settings.docs_dir not in path.resolve().parents:
-        return None
-    if path.suffix == ".bib":
-        checks = _bibliography_checks(path)
-    elif settings.is_notebook(path):
-        checks = _notebook_checks(path, settings)
-    else:
-        checks = _page_checks(path, settings)
-    for name, check in checks:
-        try:
-            check()
-        except Exception as exc:  # each check raises its page test's own error
-            said = str(exc).split("\n", 1)[0]
-            prefix = f"{m['path']}:{m['line']}: "
-            if said.startswith(prefix) and _same_exception(problem, said[len(prefix):]):
-                return f"{m['path']}::{name}"
-    return None
-
-
-def _same_exception(build: str, page_test: str) -> bool:
-    """A notebook cell: the build says "notebook cell raised NameError: ...", the test "NameError: ..."."""
-    raised = re.search(r"notebook cell raised ([\w.]+)", build)
-    return raised is None or page_test.startswith(raised[1])
-
-
-def _page_checks(path: Path, settings):
-    from mkdocs.utils.meta import get_data
-
-    from journal_tools.core.markup.citations import CitationError
-    from journal_tools.core.markup.mathml import MathError
-    from journal_tools.core.record import validate
-
-    rel = settings.rel(path)
-    source = path.read_text(encoding="utf-8")
-
-    def render():
-        try:
-            settings.markdown().convert(get_data(source)[0])
-        except (MathError, CitationError) as exc:
-            raise exc.located(rel, source) from None
-
-    return [("page", lambda: validate.check_page(path, settings)), ("render", render)]
-
-
-def _bibliography_checks(path: Path):
-    from journal_tools.core.markup import citations
-    return [("bibliography", lambda: citations.load(path))]
-
-
-def _notebook_checks(path: Path, settings):
-    from journal_tools.core.code.notebook import check_notebook_math, read_notebook, run_notebook
-
-    nb = read_notebook(path, settings)
-    return [("render", lambda: check_notebook_math(nb, settings)), ("notebook", lambda: run_notebook(nb, []))]
+        return {m["where"]: m["test"] for m in json.loads((project / ".cache" / TOLD).read_text(encoding="utf-8"))}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}

@@ -12,18 +12,18 @@ from html.parser import HTMLParser
 import pytest
 
 from journal_tools.testing.prerequisites import FONT_MISSING, require
-from journal_tools.testing.site import build_problem, in_this_run, reporting_page_test
+from journal_tools.testing.site import build_problem, in_this_run, page_tests_reporting
 
 
 def test_docs_build(docs_build, request):
-    """The strict build of the real site. A failure a page test of this run already reports (same file and line) skips naming that test, so
-    a mistake is one failure; else it fails with the first ``path:line: ...`` (links: compat.mkdocs_log; mkdocs.yml:
-    compat.mkdocs_config)."""
+    """The strict build of the real site. When the build stopped at mistakes that page tests of this run judge the same way (the build
+    lists each with its page test: core/record/mistakes.py), it skips naming the first one's, so a mistake is one failure; else it fails
+    with the first ``path:line: ...`` (links: compat.mkdocs_log; mkdocs.yml: compat.mkdocs_config)."""
     if docs_build.returncode != 0:
         problem = build_problem(docs_build.output, docs_build.project)
-        reporter = reporting_page_test(problem, docs_build.project)
-        if reporter and in_this_run(request.session, reporter):
-            pytest.skip(f"the build stopped at {problem.split(': ', 1)[0]}, which the page test {reporter} reports")
+        reporters = list(page_tests_reporting(docs_build.project).values())
+        if reporters and all(test is not None and in_this_run(request.session, test) for test in reporters):
+            pytest.skip(f"the build stopped at {problem.split(': ', 1)[0]}, which the page test {reporters[0]} reports")
         pytest.fail(f"{problem}\n(mkdocs build --strict of docs/ failed, exit {docs_build.returncode})\n\n"
                     + docs_build.output[-4000:], pytrace=False)
     # MkDocs' own log lines ("WARNING -  ..."): in --strict mode they also fail the build, but a plugin may log them after the count is
