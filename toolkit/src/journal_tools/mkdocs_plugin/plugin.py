@@ -280,7 +280,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
     def on_page_context(self, context, *, page, config, nav):
-        """Formulas' TeX, not their MathML text, for the search index."""
+        """Formulas' TeX, not their MathML text, for the search index (taken out of the page again: on_post_page)."""
         page.content = search_text.searchable_math(page.content)
         return context
 
@@ -325,7 +325,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_post_page(self, output, *, page, config):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
         where = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.url
-        return self._final_html(output, where)
+        return self._final_html(search_text.unsearchable(output), where)
 
     def on_post_template(self, output_content, *, template_name, config):
         """Static HTML templates (404.html) like pages; sitemap.xml left alone."""

@@ -189,7 +189,7 @@ class _ExcerptText(HTMLParser):
         if self._state == "before" and tag == "h1":
             self._state = "title"
         elif self._state == "excerpt" and (self._skip or "headerlink" in classes
-                                           or {"journal-verified", "journal-downloads"} & set(classes)):
+                                           or {"journal-date", "journal-verified", "journal-downloads"} & set(classes)):
             self._skip += 1
 
     def handle_endtag(self, tag):
