@@ -22,4 +22,4 @@ def mark_outputs(html: str) -> str:
     """``html`` with every expected output marked, and each one a checked matrix follows folded under it."""
     html = _OUTPUT.sub(lambda m: f'<div class="{m["classes"]} journal-output no-copy"{m["rest"]}', html)
     return _CHECKED.sub(lambda m: f'{m["marker"]}\n{m["matrix"]}\n<details class="journal-printed">'
-                                  f'<summary>The printed tensor</summary>\n{m["output"]}\n</details>', html)
+                                  f'<summary>Printed output</summary>\n{m["output"]}\n</details>', html)
