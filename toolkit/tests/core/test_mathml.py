@@ -47,7 +47,8 @@ def test_inline_and_display_become_mathml():
     src = "Inline $\\frac{a}{b}$ here.\n\n$$\n\\sqrt{d_k}\n$$\n"
     out = convert(src)
     assert 'class="arithmatex"' not in out
-    assert "\\frac" not in re.sub(r'alttext="[^"]*"', "", out) and "\\sqrt" not in re.sub(r'alttext="[^"]*"', "", out)
+    shown = re.sub(r' alttext="[^"]*"', "", out)  # the TeX, for search
+    assert "\\frac" not in shown and "\\sqrt" not in shown
     inline, display = maths(out)
     assert (inline.get("alttext"), display.get("alttext")) == ("\\frac{a}{b}", "\\sqrt{d_k}")  # the TeX, as text alternative
     assert inline.get("display") is None
@@ -171,3 +172,52 @@ def test_excerpt_views_and_feeds_use_the_same_extension():
 
     names = mkdocs_config.load(FIXTURE / "mkdocs.yml").markdown_extensions
     assert "journal_math" in names and "pymdownx.arithmatex" not in names
+
+
+# -- set as TeX sets it, where Chromium draws math-core's MathML otherwise -----------------------------
+
+def test_a_prime_follows_its_letter_in_line_not_as_a_superscript():
+    """U+2032 is drawn raised already: as <msup>'s script it was a detached speck above the j."""
+    (formula,) = maths(convert(r"$$\sum_{j' \le i} A_{ij'}$$"))
+    assert not [sup for sup in formula.iter("msup") if sup[1].text == "′"]
+    for row in [r for r in formula.iter("mrow") if [c.tag for c in r] == ["mi", "mo"] and r[1].text == "′"]:
+        assert row[0].text == "j" and row[1].get("lspace") == row[1].get("rspace") == "0"
+    assert sum(1 for mo in formula.iter("mo") if mo.text == "′") == 2
+
+
+def test_a_comma_after_cases_ends_its_last_row():
+    (formula,) = maths(convert(r"$$M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}, \qquad x$$"))
+    last_row = list(formula.iter("mtr"))[-1]
+    assert [mo.text for mo in last_row[-1].iter("mo")][-1] == ","  # beside the last row, at its baseline
+    assert "," not in [child.text for child in formula]  # not after the table, beside the axis
+
+
+def test_rows_of_tables_side_by_side_are_the_same_height_and_an_arrow_keeps_its_space():
+    """A matrix and its labels: a strut starts every row (one a row: the row is as tall as its tallest cell)."""
+    (formula,) = maths(convert(r"$$\begin{bmatrix} 0.43 & 0.15 \\ 0.55 & 0.87 \end{bmatrix}"
+                               r"\begin{matrix} \leftarrow \text{Your} \\ \leftarrow \text{journey} \end{matrix}$$"))
+    rows = list(formula.iter("mtr"))
+    assert len(rows) == 4
+    for row in rows:
+        struts = [s for s in row.iter("mspace") if s.get("height")]
+        assert [(s.get("height"), s.get("depth")) for s in struts] == [("0.75em", "0.25em")]
+        assert row[0][0] is struts[0]
+    for label in rows[2:]:
+        assert [c.tag for c in label[0]] == ["mspace", "mo", "mspace", "mtext"]
+        assert label[0][2].get("width") == "0.2778em"  # "← journey", TeX's thick space after a relation
+
+
+def test_the_tex_rides_along_as_alttext():
+    (formula,) = maths(convert("$$\n\\sqrt{d_k}\n  + 1\n$$"))
+    assert formula.get("alttext") == r"\sqrt{d_k} + 1"
+
+
+@pytest.mark.parametrize("after", [",", ".", ";", ":", ")", ").", "?"])
+def test_punctuation_after_inline_math_stays_on_its_line(after):
+    out = convert(f"scaled by $1/\\sqrt{{d_k}}${after} then")
+    assert re.search(rf'<span class="math-nowrap"><math\b.*?</math>{re.escape(after)}</span> then', out), out
+
+
+def test_inline_math_with_no_punctuation_after_it_is_left_as_it_is():
+    out = convert("$x$ and $y$-axis and $z$")
+    assert "math-nowrap" not in out and out.count("<math") == 3

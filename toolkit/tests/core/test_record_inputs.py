@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import glob
 import os
 import sqlite3
@@ -14,7 +15,7 @@ import pytest
 from journal_tools.core.code import observe
 from journal_tools.core.record import inputs
 from journal_tools.core.record.inputs import KEPT, Inputs, Record
-from journal_tools.core.record.verified import add_badge, badge_html, read_by_tests
+from journal_tools.core.record.verified import add_badge, badge_html, date_html, read_by_tests
 
 
 @pytest.fixture
@@ -172,14 +173,27 @@ def test_a_post_s_tests_read_the_authors_file_too(journal):
 # -- the badge ------------------------------------------------------------------------------------
 
 def test_badge_says_what_ran_only_when_a_record_holds():
-    shown = badge_html({"blocks": 13, "numbers": 104, "torch": "2.13.0", "date": "2026-11-30"})
-    assert 'data-verified="true"' in shown
-    assert "13 code blocks ran · 104 numbers checked · PyTorch 2.13.0 · 2026-11-30" in shown
-    assert "1 code cell ran · 1 number checked" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
-                                                                "date": "2026-11-30", "notebook": True})
+    shown = badge_html({"blocks": 13, "numbers": 104, "torch": "2.13.0", "date": "2026-11-30"}, "../verified/")
+    assert 'data-verified="true" data-search-exclude>' in shown  # Material's search leaves it out
+    assert ("Verified</span> on 2026-11-30 with PyTorch 2.13.0: 13 code blocks ran, and the 104 numbers of the printed"
+            " outputs and matrices shown match what the code prints." in shown)
+    assert shown.endswith(' <a href="../verified/">What is checked</a></p>')
+    assert "1 code cell ran, and the 1 number of" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
+                                                                 "date": "2026-11-30", "notebook": True})
     stale = badge_html(None)
     assert 'data-verified="false"' in stale and "not verified since the last change" in stale.lower()
-    assert "code blocks ran" not in stale
+    assert "code blocks ran" not in stale and "<a " not in stale  # no page to link to: no link
+
+
+def test_a_page_with_no_number_to_compare_says_so_never_0_numbers_checked():
+    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
+    assert "12 code cells ran and their asserts held; the page shows no printed numbers to compare." in shown
+    assert "0 number" not in shown
+
+
+def test_an_entry_s_date_reads_as_material_writes_it():
+    assert date_html(dt.datetime(2025, 7, 6, tzinfo=dt.timezone.utc)) == (
+        '<p class="journal-date" data-search-exclude><time datetime="2025-07-06">July 6, 2025</time></p>')
 
 
 def test_badge_goes_under_the_title():

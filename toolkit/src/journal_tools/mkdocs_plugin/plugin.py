@@ -13,6 +13,7 @@ from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.toc import TableOfContents
+from mkdocs.utils import get_relative_url
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
 from journal_tools.core.code import figures
@@ -36,8 +37,10 @@ from journal_tools.mkdocs_plugin import (
     nbtoc,
     notebook_cache,
     notebooks,
+    outputs,
     preview,
     published_address,
+    search_text,
     site_assets,
     slim,
 )
@@ -271,7 +274,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge."""
+        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
         self.cited.note(html)  # the uncited list, on_post_build
         if notebooks.is_notebook_page(page):
             html = notebooks.on_page_content(html, page=page, config=config, files=files,
@@ -284,15 +287,25 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
             preview.describe(page, html, self.settings, config.site_name)
         if src is not None and (is_post or self.settings.is_notebook(src)):
-            html = self._badge(html, src, downloads.links_html(self.downloads.get(src), page.url))
-        return html
+            html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
+        return outputs.mark_outputs(html)
 
-    def _badge(self, html: str, src: Path, links: str = "") -> str:
-        """The verified badge (or "not verified since the last change") under the title, ``links`` after it."""
+    @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
+    def on_page_context(self, context, *, page, config, nav):
+        """Formulas' TeX, not their MathML text, for the search index (taken out of the page again: on_post_page)."""
+        page.content = search_text.searchable_math(page.content)
+        return context
+
+    def _badge(self, html: str, src: Path, page, files, links: str = "") -> str:
+        """Under the title: a post's date, the verified badge (linked to the page that explains it, if any), ``links``."""
         entry = None if src in self.failed_renders else verified.proved(self.record, src, self.settings)
         if entry is None:
             self.unverified.append(self.settings.rel(src))
-        return verified.add_badge(html, verified.badge_html(entry) + links)
+        checks = files.get_file_from_path(verified.CHECKS_PAGE)
+        href = get_relative_url(checks.url, page.url) if checks is not None else None
+        date = preview.published(page)
+        top = verified.date_html(date) if date is not None else ""
+        return verified.add_badge(html, top + verified.badge_html(entry, href) + links)
 
     def _list_unverified(self) -> None:
         """One line for the pages unverified since their last change, at a build and make serve's first (later saves say what changed)."""
@@ -324,7 +337,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     def on_post_page(self, output, *, page, config):
         """The page's final HTML (excerpt views included): its maths noted for the font subset, slimmed."""
         where = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.url
-        return self._final_html(output, where)
+        return self._final_html(search_text.unsearchable(output), where)
 
     def on_post_template(self, output_content, *, template_name, config):
         """Static HTML templates (404.html) like pages; sitemap.xml left alone."""

@@ -13,7 +13,7 @@ from markupsafe import Markup
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin.feeds import excerpt_html
 
-__all__ = ["LIMIT", "META_KEY", "describe", "plain_text", "summary"]
+__all__ = ["LIMIT", "META_KEY", "describe", "plain_text", "published", "summary"]
 
 LIMIT = 160  # what search results and link previews show of a description before cutting it
 META_KEY = "journal_preview"  # page.meta key of the (attribute, name, content) tags main.html writes
@@ -83,7 +83,7 @@ def summary(text: str, limit: int = LIMIT) -> str:
     return cut.rstrip(" ,;:-–—") + "…"
 
 
-def _published(page) -> dt.datetime | dt.date | None:
+def published(page) -> dt.datetime | dt.date | None:
     """The post's date as Material's blog read it (``date:`` or ``date.created``)."""
     date = getattr(getattr(getattr(page, "config", None), "date", None), "created", None)
     if date is None:
@@ -115,9 +115,9 @@ def describe(page, html: str, settings: Settings, site_name: str) -> None:
             ("property", "og:title", title), ("property", "og:description", description)]
     if page.canonical_url:
         tags.append(("property", "og:url", page.canonical_url))
-    published = _published(page)
-    if published is not None:
-        tags.append(("property", "article:published_time", _iso(published)))
+    date = published(page)
+    if date is not None:
+        tags.append(("property", "article:published_time", _iso(date)))
     tags += [("name", "twitter:card", "summary"), ("name", "twitter:title", title),
              ("name", "twitter:description", description)]
     page.meta[META_KEY] = tags

@@ -6,13 +6,16 @@ of the site's Markdown gets the same MathML; display math is wrapped in ``<div c
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as etree
 
 from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, InlineArithmatexPattern
 
 from journal_tools.core.markup.mathml import DISPLAY_CLASS, tex_to_mathml
 
-__all__ = ["MathExtension", "display_attributes", "makeExtension"]
+__all__ = ["NOWRAP_CLASS", "MathExtension", "display_attributes", "makeExtension"]
+
+NOWRAP_CLASS = "math-nowrap"  # an inline formula and its punctuation (journal.css: white-space: nowrap)
 
 
 def display_attributes(number: int) -> dict[str, str]:
@@ -20,14 +23,21 @@ def display_attributes(number: int) -> dict[str, str]:
     return {"class": DISPLAY_CLASS, "role": "region", "tabindex": "0", "aria-label": f"Formula {number}"}
 
 
+# Punctuation right after an inline formula: kept on its line (a line may not break between "$x$" and ",").
+_TRAILING = re.compile(r"[.,;:!?)]+")
+
+
 class _InlineMath(InlineArithmatexPattern):
     def handleMatch(self, m, data):  # noqa: N802 (Python-Markdown's name)
-        """MathML for an inline formula; arithmatex's handling of escaped dollars kept."""
+        """MathML for an inline formula, glued to the punctuation after it; arithmatex's handling of escaped dollars kept."""
         result, start, end = super().handleMatch(m, data)
         if isinstance(result, str):  # an escape sequence, not math
             return result, start, end
-        tex = _tex(result.text, self.wrap)
-        return self.md.htmlStash.store(tex_to_mathml(tex, display=False)), start, end
+        mathml = tex_to_mathml(_tex(result.text, self.wrap), display=False)
+        trailing = _TRAILING.match(data, end)
+        if trailing:
+            mathml, end = f'<span class="{NOWRAP_CLASS}">{mathml}{trailing[0]}</span>', trailing.end()
+        return self.md.htmlStash.store(mathml), start, end
 
 
 class _BlockMath(BlockArithmatexProcessor):

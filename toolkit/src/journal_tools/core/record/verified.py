@@ -1,4 +1,4 @@
-"""The "verified" badge: ``N code blocks ran · M numbers checked · PyTorch X · date`` while one of the page's
+"""The "verified" badge: ``Verified on DATE with PyTorch X: N code blocks ran, and the M numbers ...`` while one of the page's
 records holds (``core.record.inputs``), else ``Not verified since the last change``.
 """
 
@@ -13,8 +13,9 @@ from journal_tools.core.page.includes import included_files
 from journal_tools.core.record.inputs import Record, environment
 from journal_tools.core.settings import Settings
 
-__all__ = ["PAGE", "add_badge", "badge_html", "proved", "read_by_tests", "today", "torch_version"]
+__all__ = ["CHECKS_PAGE", "PAGE", "add_badge", "badge_html", "date_html", "proved", "read_by_tests", "today", "torch_version"]
 
+CHECKS_PAGE = "verified.md"  # the page the badge links to, when the journal has one
 PAGE = "page"  # the record's kind for a page's whole test: its render check and all its code
 
 
@@ -53,19 +54,33 @@ def _plural(n: int, one: str) -> str:
     return f"{n} {one}" if n == 1 else f"{n} {one}s"
 
 
-def badge_html(entry: dict | None) -> str:
-    """The badge for a page whose tests proved ``entry`` (None: nothing that holds now)."""
+def badge_html(entry: dict | None, checks_href: str | None = None) -> str:
+    """The badge for a page whose tests proved ``entry`` (None: nothing that holds now), linked to ``checks_href``.
+
+    Its words say what ran and what was compared, so it cannot read as a fact check of the prose; search leaves it out.
+    """
+    more = f' <a href="{html.escape(checks_href)}">What is checked</a>' if checks_href else ""
     if entry is None:
-        return ('<p class="journal-verified journal-verified--stale" data-verified="false">'
-                "Not verified since the last change: <code>make test</code> runs this page's code.</p>")
-    parts = [f"{_plural(entry['blocks'], 'code cell' if entry.get('notebook') else 'code block')} ran",
-             f"{_plural(entry['numbers'], 'number')} checked"]
-    if entry.get("torch"):
-        parts.append(f"PyTorch {entry['torch']}")
-    parts.append(entry["date"])
-    text = " · ".join(html.escape(p) for p in parts)
-    return (f'<p class="journal-verified" data-verified="true">'
-            f'<span class="journal-verified__label">Verified:</span> {text}</p>')
+        return ('<p class="journal-verified journal-verified--stale" data-verified="false" data-search-exclude>'
+                f"Not verified since the last change: <code>make test</code> runs this page's code.{more}</p>")
+    ran = f"{_plural(entry['blocks'], 'code cell' if entry.get('notebook') else 'code block')} ran"
+    if entry["numbers"]:
+        compared = (f", and the {_plural(entry['numbers'], 'number')} of the printed outputs and matrices shown"
+                    " match what the code prints")
+    else:  # never "0 numbers checked": that reads as a failure
+        compared = " and their asserts held; the page shows no printed numbers to compare"
+    torch = f" with PyTorch {entry['torch']}" if entry.get("torch") else ""
+    text = html.escape(f"on {entry['date']}{torch}: {ran}{compared}.", quote=False)
+    return (f'<p class="journal-verified" data-verified="true" data-search-exclude>'
+            f'<span class="journal-verified__label">Verified</span> {text}{more}</p>')
+
+
+def date_html(date: dt.date) -> str:
+    """An entry's own date, for the top of its page (Material shows it in a sidebar that phones put last)."""
+    if isinstance(date, dt.datetime):
+        date = date.date()
+    return (f'<p class="journal-date" data-search-exclude><time datetime="{date.isoformat()}">'
+            f"{date:%B} {date.day}, {date.year}</time></p>")
 
 
 _H1_END = re.compile(r"</h1>", re.IGNORECASE)

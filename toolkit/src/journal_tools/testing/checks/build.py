@@ -190,7 +190,7 @@ class _ExcerptText(HTMLParser):
         if self._state == "before" and tag == "h1":
             self._state = "title"
         elif self._state == "excerpt" and (self._skip or tag == "math" or "headerlink" in classes
-                                           or {"journal-verified", "journal-downloads"} & set(classes)):
+                                           or {"journal-date", "journal-verified", "journal-downloads"} & set(classes)):
             self.text += dict(attrs).get("alttext", "") if tag == "math" and not self._skip else ""
             self._skip += 1
 

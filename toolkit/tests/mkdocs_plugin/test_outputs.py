@@ -1,0 +1,58 @@
+"""Printed outputs marked as outputs, a tensor shown once (mkdocs_plugin/outputs.py); formulas' TeX for search
+(mkdocs_plugin/search_text.py)."""
+
+from __future__ import annotations
+
+import markdown
+
+from journal_tools.mkdocs_plugin.outputs import mark_outputs
+from journal_tools.mkdocs_plugin.search_text import searchable_math, unsearchable
+
+PAGE = """```python
+print(tokens)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+['Your', 'journey']
+```
+
+```python
+print(inputs)
+```
+
+<!--pytest-codeblocks:expected-output-->
+
+```text
+tensor([[0.4300, 0.1500]])
+```
+
+<!-- journal:expected-math -->
+
+$$
+X = \\begin{bmatrix} 0.43 & 0.15 \\end{bmatrix}
+$$
+"""
+
+
+def rendered(text: str) -> str:
+    md = markdown.Markdown(extensions=["pymdownx.highlight", "pymdownx.superfences", "journal_tools.core.markup.markdown_math"])
+    return md.convert(text)
+
+
+def test_outputs_are_marked_and_a_checked_matrix_shows_its_tensor_once_folded_under_it():
+    html = mark_outputs(rendered(PAGE))
+    assert html.count('journal-output no-copy"') == 2  # both outputs: labelled, no copy button
+    tokens, rest = html.split('class="n">inputs')
+    assert "journal-printed" not in tokens and "['Your', 'journey']" in tokens  # shown as it is
+    matrix, folded = rest.split('<details class="journal-printed">')
+    assert 'class="math-display"' in matrix and "tensor" not in matrix  # the matrix first
+    assert folded.startswith("<summary>") and "tensor([[0.4300, 0.1500]])" in folded and folded.endswith("</details>")
+
+
+def test_search_reads_a_formula_s_tex_not_its_mathml_letters():
+    html = searchable_math(rendered(r"Weights $\operatorname{softmax}(QK^\top)$ here."))
+    assert html.count("<math data-search-exclude>") == 1 and "alttext" not in html
+    assert html.endswith(r'</math><span hidden data-tex>\operatorname{softmax}(QK^\top)</span> here.</p>')
+    assert unsearchable(html).endswith("</math> here.</p>")  # the page written has no TeX as text
