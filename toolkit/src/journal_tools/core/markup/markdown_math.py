@@ -12,7 +12,9 @@ from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, I
 
 from journal_tools.core.markup.mathml import DISPLAY_CLASS, tex_to_mathml
 
-__all__ = ["MathExtension", "display_attributes", "makeExtension"]
+__all__ = ["NAMES", "MathExtension", "display_attributes", "makeExtension"]
+
+NAMES = ("journal_math", "journal_tools.core.markup.markdown_math")  # as mkdocs.yml may list it
 
 
 def display_attributes(number: int) -> dict[str, str]:
@@ -27,18 +29,19 @@ class _InlineMath(InlineArithmatexPattern):
         if isinstance(result, str):  # an escape sequence, not math
             return result, start, end
         tex = _tex(result.text, self.wrap)
-        return self.md.htmlStash.store(tex_to_mathml(tex, display=False)), start, end
+        return self.md.htmlStash.store(tex_to_mathml(tex, display=False, font=self.font)), start, end
 
 
 class _BlockMath(BlockArithmatexProcessor):
     def __init__(self, pattern, config, md, numbers):
         super().__init__(pattern, config, md)
+        self.font = config["font"]
         self.numbers = numbers  # the extension's count of this conversion's display formulas
 
     def generic_output(self, parent, math):
         """A ``div.math-display`` holding the MathML of a display formula."""
         el = etree.SubElement(parent, "div", display_attributes(next(self.numbers.count)))
-        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True))
+        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True, font=self.font))
 
 
 def _tex(wrapped: str, wrap: str) -> str:
@@ -49,7 +52,12 @@ def _tex(wrapped: str, wrap: str) -> str:
 
 
 class MathExtension(ArithmatexExtension):
-    """arithmatex's syntax, MathML output (options: arithmatex's, ``generic`` forced on)."""
+    """arithmatex's syntax, MathML output (options: arithmatex's, ``generic`` forced on, and ``font``, set by the toolkit)."""
+
+    def __init__(self, *args, font: str = "", **kwargs):
+        super().__init__(*args, **kwargs)  # arithmatex's own options (it sets self.config whole)
+        # The math font's file (Settings.make sets the installed one): a formula with a symbol it lacks fails at its line.
+        self.config["font"] = [font, "the math font's file, whose glyphs every formula must have (empty: not checked)"]
 
     def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
         """Register arithmatex's processors, then swap in the MathML ones at the same names."""
@@ -62,6 +70,7 @@ class MathExtension(ArithmatexExtension):
             pattern = md.inlinePatterns["arithmatex-inline"].compiled_re.pattern
             inline = _InlineMath(pattern, config)
             inline.md = md  # arithmatex's constructor takes no md; the stash needs it
+            inline.font = config["font"]
             md.inlinePatterns.register(inline, "arithmatex-inline", 189.9)
         if "arithmatex-block" in md.parser.blockprocessors:
             pattern = md.parser.blockprocessors["arithmatex-block"].pattern.pattern
