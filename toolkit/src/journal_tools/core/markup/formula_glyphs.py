@@ -3,7 +3,8 @@
 
 - :func:`undrawable`: what the whole installed font lacks, a page's mistake at the formula's line (the Markdown
   extension raises it, so the render check, the build and serve say the same). Text (``mtext``) is the page's
-  text font's, spacing accents (˜ ¯ ˙: the font has only their combining forms) and variation selectors too.
+  text font's, spacing accents (˜ ¯ ˙: the font has only their combining forms) too; invisible operators and variation
+  selectors have no glyph of their own.
 - :func:`check`: the served subset draws each need as the whole font does, glyph for glyph with its MATH
   variants and parts (the build's last check; ``mkdocs_plugin/fonts.py`` cuts the subset from :func:`needs`).
 - ``PROMISED``: the commands whose every glyph the font must draw (toolkit/tests/core/test_formula_glyphs.py).
@@ -36,7 +37,7 @@ PROMISED = (
     *r"\sum \prod \int \oint \iint \sqrt{x} \sqrt[3]{x} \frac{a}{b} \langle\rangle \lVert\rVert \lfloor\rfloor \lceil\rceil".split(),
     *r"\le \ge \neq \approx \equiv \sim \simeq \cong \propto \in \notin \subset \subseteq \supset \supseteq \ll \gg".split(),
     *r"\mid \parallel \perp \to \gets \leftrightarrow \Rightarrow \Leftarrow \Leftrightarrow \mapsto \uparrow \downarrow".split(),
-    *r"\longrightarrow \implies \iff \partial \nabla \infty \ell \forall \exists \emptyset \hbar \ldots \cdots \top".split(),
+    *r"\longrightarrow \implies \iff \partial \nabla \infty \ell \forall \exists \emptyset \hbar \ldots \cdots \top \sin{x}".split(),
     *(f"\\{font}{{{letter}}}" for font in ("mathbb", "mathcal", "mathbf") for letter in _LETTERS),
     *(f"\\mathbf{{{letter}}}" for letter in _LETTERS.lower()),
 )
@@ -120,8 +121,10 @@ def _formula_needs(formula: str) -> frozenset[Need]:
 
 def _drawn_elsewhere(need: Need) -> bool:
     """Drawn by the page's text font, or no glyph of its own: text, a spacing accent (˜ ¯; the math font has the combining
-    forms, which Chromium would place otherwise), a variation selector (it picks a form of the letter before it)."""
-    return need.why in ("in <mtext>", "in <ms>") or unicodedata.category(chr(need.cp)) == "Sk" or 0xFE00 <= need.cp <= 0xFE0F
+    forms, which Chromium would place otherwise), an invisible operator (U+2061 after sin), a variation selector (it picks a
+    form of the letter before it)."""
+    return (need.why in ("in <mtext>", "in <ms>") or unicodedata.category(chr(need.cp)) in ("Sk", "Cf")
+            or 0xFE00 <= need.cp <= 0xFE0F)
 
 
 def whole_font(root: Path) -> Path | None:
