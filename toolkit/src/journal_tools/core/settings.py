@@ -14,7 +14,7 @@ from pathlib import Path, PurePath
 import markdown
 import yaml
 
-from journal_tools.core.markup import citations
+from journal_tools.core.markup import citations, formula_glyphs, markdown_math
 from journal_tools.core.page import limits
 
 __all__ = ["BlogSettings", "ConfigError", "Settings", "blog_settings", "env_flag", "find_root"]
@@ -107,6 +107,11 @@ class Settings:
         bibliography = (root / os.fspath(bib)).resolve() if bib else None
         if bibliography is not None:
             configs[cite_name]["bibliography"] = str(bibliography)
+        # The math font installed at set-up: every renderer's formulas are checked against it (formula_glyphs.undrawable).
+        math_name = next((n for n in config["markdown_extensions"] if n in markdown_math.NAMES), None)
+        font = formula_glyphs.whole_font(root)
+        if math_name is not None and font is not None:
+            configs.setdefault(math_name, {})["font"] = str(font)
         return cls(
             config_file=config_file,
             root=root,

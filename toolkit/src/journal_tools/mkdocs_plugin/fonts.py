@@ -9,17 +9,16 @@ MATH table and layout features kept. woff2 needs ``brotli``. ``root`` is the jou
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from journal_tools.core.markup import formula_glyphs
 from journal_tools.core.record import atomic
 
-PACKAGE = "@fontsource/noto-sans-math"
+PACKAGE = formula_glyphs.FONT_PACKAGE
 VERSION = "5.3.0"
 CACHE_DIR = Path(".cache") / "fonts"
 SITE_FONT_DIR = Path("assets") / "fonts"
@@ -42,6 +41,7 @@ SUBSET_RANGES = (
     (0x27C0, 0x27FF),    # Miscellaneous Mathematical Symbols-A, Supplemental Arrows-A (angle brackets, long arrows)
     (0x2900, 0x29FF),    # Supplemental Arrows-B, Miscellaneous Mathematical Symbols-B
     (0x2A00, 0x2AFF),    # Supplemental Mathematical Operators
+    (0xFE00, 0xFE0F),    # Variation Selectors (\mathcal's chancery letters: U+2112 U+FE00)
     # Mathematical Alphanumeric Symbols, the whole block: browsers draw a single-letter <mi> (x, W, \alpha) with the math italic forms,
     # \mathbf with the bold ones, \mathbb{E} with the double-struck ones. A site's subset holds only the forms its pages use; a character
     # outside these ranges would be drawn by another font.
@@ -56,57 +56,21 @@ HINTER_ZONE_LETTERS = (
     "ΓΒΕΖΘΟΩ" "ΒΔΖΞΘΟ" "βθδζλξ" "αειοπστω" "βγημρφχψ" "οΟ"  # Greek
 )
 # Part of the stamp: change it when the subsetting rules change.
-SUBSET_RULES = ("v5 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date, hinter zones "
+SUBSET_RULES = ("v6 " + repr(SUBSET_RANGES) + " layout_features=* keep MATH, cmap aliases, source date, hinter zones "
                 + HINTER_ZONE_LETTERS)
 
 
-_MATH = re.compile(r"<math\b.*?</math>", re.S)
-_TAG = re.compile(r"<[^>]+>")
-# Glyphs a browser draws for an element, not for its text: <msqrt> and <mroot> draw the radical sign U+221A from the math font (stretched
-# with its MATH-table size variants and assembly parts, which the subsetter keeps for a kept base glyph), though no such character is in the
-# MathML (MathML Core, "Radicals").
-_DRAWN_BY_ELEMENT = {"msqrt": 0x221A, "mroot": 0x221A}
-_ELEMENT = re.compile(r"<(" + "|".join(_DRAWN_BY_ELEMENT) + r")\b")
-
-
-def _styled_forms(cp: int) -> tuple[int, ...]:
-    """The Mathematical Alphanumeric forms a browser may draw ``cp`` in (italic <mi>, bold mathvariant): the forms SUBSET_RANGES keeps."""
-    for first, last, starts in (
-        (0x41, 0x5A, (0x1D400, 0x1D434, 0x1D468)), (0x61, 0x7A, (0x1D41A, 0x1D44E, 0x1D482)),
-        (0x391, 0x3A9, (0x1D6A8, 0x1D6E2)), (0x3B1, 0x3C9, (0x1D6C2, 0x1D6FC)),
-    ):
-        if first <= cp <= last:
-            forms = tuple(start + cp - first for start in starts)
-            return forms + ((0x210E,) if cp == ord("h") else ())  # italic h is U+210E (the Planck constant)
-    return ()
-
-
 def math_codepoints(html: str) -> set[int]:
-    """The code points of the MathML in ``html`` that the subset may need (see the module doc)."""
-    found: set[int] = set()
-    for formula in _MATH.findall(html):
-        found |= _formula_codepoints(formula)
-    return found
+    """The code points the MathML in ``html`` needs from the font (formula_glyphs.needs: what the glyph checks check), in SUBSET_RANGES.
 
-
-# Per formula, cached: every build of make serve meets the same formulas again (and a listing
-# page meets each excerpt's), and the answer depends on the formula's text alone.
-@functools.lru_cache(maxsize=None)
-def _formula_codepoints(formula: str) -> frozenset[int]:
-    import html as html_lib
-
-    found = set()
-    text = html_lib.unescape(_TAG.sub("", formula))
-    found.update(_DRAWN_BY_ELEMENT[name] for name in _ELEMENT.findall(formula))
-    for cp in map(ord, text):
-        found.add(cp)
-        found.update(_styled_forms(cp))
-    return frozenset(cp for cp in found if any(lo <= cp <= hi for lo, hi in SUBSET_RANGES))
+    One list for the subset and the checks: the subset's own once kept the italic forms of Latin and Greek letters only, so
+    ``<mi>∂</mi>``, which Chromium draws as U+1D715, had no glyph in any served font."""
+    return {need.cp for need in formula_glyphs.needs(html) if any(lo <= need.cp <= hi for lo, hi in SUBSET_RANGES)}
 
 
 def package_dir(root: Path) -> Path:
     """Where npm puts the font package's files under ``root``."""
-    return root / CACHE_DIR / "node_modules" / PACKAGE / "files"
+    return root / formula_glyphs.FONT_FILES
 
 
 def font_files(root: Path) -> list[Path]:

@@ -18,7 +18,7 @@ from mkdocs.utils import get_relative_url
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
-from journal_tools.core.markup import citations
+from journal_tools.core.markup import citations, formula_glyphs, markdown_math
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import includes, limits
@@ -32,7 +32,6 @@ from journal_tools.mkdocs_plugin import (
     downloads,
     feeds,
     fonts,
-    formula_glyphs,
     nbids,
     nbtoc,
     notebook_cache,
@@ -139,10 +138,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return config
 
     def _anchor_bibliography(self, config) -> None:
-        """The citations' BibTeX file as an absolute path, so the build does not depend on the working folder."""
+        """The options core's Settings resolved, for the build's own Markdown: the citations' BibTeX file as an absolute path (the
+        build does not depend on the working folder), and the math font every formula must be drawn with."""
         options = config.mdx_configs.get(citations.listed_name(config.mdx_configs))
         if options is not None and self.settings.bibliography is not None:
             options["bibliography"] = str(self.settings.bibliography)
+        for name in markdown_math.NAMES:
+            if "font" in self.settings.mdx_configs.get(name, {}):
+                config.mdx_configs.setdefault(name, {})["font"] = self.settings.mdx_configs[name]["font"]
 
     def on_pre_build(self, *, config):
         """Start this build's record of the cited keys and of its render mistakes."""

@@ -196,6 +196,12 @@ class BibItem(_PageItem):
         citations.load(self.path)
 
 
+def _time_limit(seconds: float):
+    """pytest-timeout's limit of a test of page code: the worker stops each block at its own limit (``seconds`` in all), and
+    the seed check may run a chain twice; this only catches a hang of the toolkit around them."""
+    return pytest.mark.timeout(2 * seconds + 60)
+
+
 class ChainItem(_PageItem):
     """One block (with its cont blocks), or the whole page in ``doctest: page`` mode."""
 
@@ -204,6 +210,7 @@ class ChainItem(_PageItem):
         self.page = page
         self.steps = steps
         self.add_marker(pytest.mark.pagetest)
+        self.add_marker(_time_limit(page.limit.seconds * sum(len(step.parts) for step in steps)))
 
     def runtest(self):
         """Run the steps (``core.judge``: every mistake of the chain); count what ran; report skips and xfails as pytest outcomes."""
@@ -259,6 +266,7 @@ class NotebookItem(_PageItem):
         super().__init__(**kwargs)
         self.notebook = notebook
         self.add_marker(pytest.mark.pagetest)
+        self.add_marker(_time_limit(notebook.limit.seconds * len(notebook.code_cells)))
 
     def runtest(self):
         """Run every code cell; count the cells that ran."""

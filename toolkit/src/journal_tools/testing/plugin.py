@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from journal_tools.testing import fixtures, short_summary
+from journal_tools.testing import fixtures, short_summary, time_limits
 from journal_tools.testing.prerequisites import require
 
 CHROMIUM = "/usr/bin/chromium"
@@ -56,14 +56,26 @@ def site_checks_left_out(config) -> str | None:
             'testpaths = ["tests", "docs", "mkdocs.yml"], to run them from journal-tools\' plugin)')
 
 
-def pytest_collection_modifyitems(items):
-    """Mark each test by its place: `browser` under a browser/ folder, `slow` for those and site builds."""
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by its place: `browser` under a browser/ folder, `slow` for those and site builds; then its time limit."""
     for item in items:
         in_browser = "browser" in item.path.parent.parts[-1:]
         if in_browser:
             item.add_marker(pytest.mark.browser)
         if in_browser or set(SITE_BUILDS) & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    time_limits.limit_tests(config, items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test pytest-timeout stopped: its report names the journal lines that were running (testing/time_limits.py)."""
+    report = yield
+    if report.failed and call.excinfo is not None:
+        stopped = time_limits.stopped_report(item, call.excinfo)
+        if stopped is not None:
+            report.longrepr = stopped
+    return report
 
 
 _LOCATED = pytest.StashKey[list]()

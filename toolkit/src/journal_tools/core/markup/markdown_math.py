@@ -13,8 +13,9 @@ from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, I
 
 from journal_tools.core.markup.mathml import DISPLAY_CLASS, tex_to_mathml
 
-__all__ = ["NOWRAP_CLASS", "MathExtension", "display_attributes", "makeExtension"]
+__all__ = ["NAMES", "NOWRAP_CLASS", "MathExtension", "display_attributes", "makeExtension"]
 
+NAMES = ("journal_math", "journal_tools.core.markup.markdown_math")  # as mkdocs.yml may list it
 NOWRAP_CLASS = "math-nowrap"  # an inline formula and its punctuation (journal.css: white-space: nowrap)
 
 
@@ -33,7 +34,7 @@ class _InlineMath(InlineArithmatexPattern):
         result, start, end = super().handleMatch(m, data)
         if isinstance(result, str):  # an escape sequence, not math
             return result, start, end
-        mathml = tex_to_mathml(_tex(result.text, self.wrap), display=False)
+        mathml = tex_to_mathml(_tex(result.text, self.wrap), display=False, font=self.font)
         trailing = _TRAILING.match(data, end)
         if trailing:
             mathml, end = f'<span class="{NOWRAP_CLASS}">{mathml}{trailing[0]}</span>', trailing.end()
@@ -43,12 +44,13 @@ class _InlineMath(InlineArithmatexPattern):
 class _BlockMath(BlockArithmatexProcessor):
     def __init__(self, pattern, config, md, numbers):
         super().__init__(pattern, config, md)
+        self.font = config["font"]
         self.numbers = numbers  # the extension's count of this conversion's display formulas
 
     def generic_output(self, parent, math):
         """A ``div.math-display`` holding the MathML of a display formula."""
         el = etree.SubElement(parent, "div", display_attributes(next(self.numbers.count)))
-        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True))
+        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True, font=self.font))
 
 
 def _tex(wrapped: str, wrap: str) -> str:
@@ -59,7 +61,12 @@ def _tex(wrapped: str, wrap: str) -> str:
 
 
 class MathExtension(ArithmatexExtension):
-    """arithmatex's syntax, MathML output (options: arithmatex's, ``generic`` forced on)."""
+    """arithmatex's syntax, MathML output (options: arithmatex's, ``generic`` forced on, and ``font``, set by the toolkit)."""
+
+    def __init__(self, *args, font: str = "", **kwargs):
+        super().__init__(*args, **kwargs)  # arithmatex's own options (it sets self.config whole)
+        # The math font's file (Settings.make sets the installed one): a formula with a symbol it lacks fails at its line.
+        self.config["font"] = [font, "the math font's file, whose glyphs every formula must have (empty: not checked)"]
 
     def extendMarkdown(self, md):  # noqa: N802 (Python-Markdown's name)
         """Register arithmatex's processors, then swap in the MathML ones at the same names."""
@@ -72,6 +79,7 @@ class MathExtension(ArithmatexExtension):
             pattern = md.inlinePatterns["arithmatex-inline"].compiled_re.pattern
             inline = _InlineMath(pattern, config)
             inline.md = md  # arithmatex's constructor takes no md; the stash needs it
+            inline.font = config["font"]
             md.inlinePatterns.register(inline, "arithmatex-inline", 189.9)
         if "arithmatex-block" in md.parser.blockprocessors:
             pattern = md.parser.blockprocessors["arithmatex-block"].pattern.pattern

@@ -1,19 +1,21 @@
 """LaTeX to MathML Core, one formula at a time (``math-core``); :class:`MathError` names the line holding the
-character math-core stopped at, and its reason.
+character math-core stopped at, and its reason; :class:`GlyphError`, a formula with a symbol the math font cannot draw.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import math_core
 from markdown.util import HTML_PLACEHOLDER
 
+from journal_tools.core.markup import formula_glyphs
 from journal_tools.core.markup.italic_scripts import add_italic_correction
 from journal_tools.core.mistake import Mistake
 
-__all__ = ["DISPLAY_CLASS", "MathError", "find_line", "tex_to_mathml"]
+__all__ = ["DISPLAY_CLASS", "GlyphError", "MathError", "find_line", "tex_to_mathml"]
 
 # One converter for the whole process: it is cheap to call (microseconds a formula). Local state per formula, so a page's \def or \tag
 # cannot leak into the next page.
@@ -40,12 +42,16 @@ class MathError(Mistake, ValueError):
         self.tex, self.reason, self.src_path, self.offset = tex, reason, src_path, offset
         at = f"at character {offset}: " if offset is not None and line is None else ""
         formula = " ".join(_STASHED.sub(" ... ", tex).split())  # one line, even for display math
-        super().__init__(src_path, line, f"bad TeX in formula '{formula}': {at}{reason}")
+        super().__init__(src_path, line, self._says(formula, at, reason))
+
+    @staticmethod
+    def _says(formula: str, at: str, reason: str) -> str:
+        return f"bad TeX in formula '{formula}': {at}{reason}"
 
     def located(self, src_path: str, source: str | None) -> MathError:
         """The same error naming ``src_path`` and the line in ``source`` where math-core stopped."""
-        return MathError(tex=self.tex, reason=self.reason, src_path=src_path, offset=self.offset,
-                         line=find_line(self.tex, source, self.offset))
+        return type(self)(tex=self.tex, reason=self.reason, src_path=src_path, offset=self.offset,
+                          line=find_line(self.tex, source, self.offset))
 
 
 # Punctuation after a cases block goes inside it, at the end of its last row, as TeX books set it: math-core's table is
@@ -63,13 +69,25 @@ _STRUT = '<mspace height="0.75em" depth="0.25em"/>'
 _CELL_ARROW = re.compile(r'(<mtd[^>]*><mo stretchy="false" lspace="0">[\u2190-\u21ff]</mo>)')
 
 
-def tex_to_mathml(tex: str, *, display: bool) -> str:
+class GlyphError(MathError):
+    """A formula that converts but needs a symbol the math font cannot draw (``reason``: which)."""
+
+    @staticmethod
+    def _says(formula: str, at: str, reason: str) -> str:
+        return f"formula '{formula}' uses {reason}, which the math font cannot draw"
+
+
+def tex_to_mathml(tex: str, *, display: bool, font: str = "") -> str:
     """One formula (unescaped TeX) as ``<math>``, set as TeX sets it where Chromium does otherwise, its TeX on one line as
-    ``alttext`` (MathML's text alternative: for search, a link preview, tools that read it); MathError on bad TeX."""
+    ``alttext`` (MathML's text alternative: for search, a link preview, tools that read it); MathError on bad TeX, GlyphError
+    when ``font`` (the math font's file; empty: none installed) cannot draw a symbol of it."""
     try:
         mathml = _CONVERTER.convert_with_local_state(_CASES_PUNCT.sub(r"\1 \\end{cases}", tex), displaystyle=display)
     except math_core.LatexError as exc:
         raise MathError(tex=tex, reason=str(exc)) from None
+    missing = formula_glyphs.undrawable(mathml, Path(font)) if font else []
+    if missing:
+        raise GlyphError(tex=tex, reason=", ".join(map(str, missing)))
     mathml = _PRIME.sub(r'<mrow>\1<mo lspace="0" rspace="0">\2</mo></mrow>', mathml)
     mathml = _ROW.sub(r"<mtr>\1" + _STRUT, _CELL_ARROW.sub(r'\1<mspace width="0.2778em"/>', mathml))
     end = mathml.index(">")

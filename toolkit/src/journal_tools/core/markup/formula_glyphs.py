@@ -1,6 +1,13 @@
-"""Every glyph a page's formulas need is in the served subset, or the build stops: each token's characters,
-a one-letter ``mi``'s math italic form (h is U+210E), ``msqrt``'s radical, and their MATH variants and
-parts must match the whole font's, glyph for glyph (a character the whole font lacks is left out).
+"""The glyphs a formula needs from the math font: each token's characters, a one-letter ``mi``'s math italic form
+(Chromium draws ``<mi>x</mi>``, ``<mi>∂</mi>`` as U+1D465, U+1D715; h is U+210E), ``msqrt``'s radical.
+
+- :func:`undrawable`: what the whole installed font lacks, a page's mistake at the formula's line (the Markdown
+  extension raises it, so the render check, the build and serve say the same). Text (``mtext``) is the page's
+  text font's, spacing accents (˜ ¯ ˙: the font has only their combining forms) too; invisible operators and variation
+  selectors have no glyph of their own.
+- :func:`check`: the served subset draws each need as the whole font does, glyph for glyph with its MATH
+  variants and parts (the build's last check; ``mkdocs_plugin/fonts.py`` cuts the subset from :func:`needs`).
+- ``PROMISED``: the commands whose every glyph the font must draw (toolkit/tests/core/test_formula_glyphs.py).
 """
 
 from __future__ import annotations
@@ -13,7 +20,27 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-__all__ = ["Need", "Pages", "check", "needs"]
+__all__ = ["FONT_FILES", "FONT_PACKAGE", "PROMISED", "Need", "Pages", "check", "needs", "undrawable", "whole_font"]
+
+# The math font, installed from npm at set-up (``python -m journal_tools.mkdocs_plugin.fonts install``), never committed.
+FONT_PACKAGE = "@fontsource/noto-sans-math"
+FONT_FILES = Path(".cache") / "fonts" / "node_modules" / FONT_PACKAGE / "files"  # under the journal's root
+
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho varrho "
+          "sigma varsigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega").split()
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+# Every TeX command here converts to characters the math font draws, each as Chromium asks for it (a promise, checked against
+# the font a site ships by the toolkit's suite). Greek, operators, relations, arrows, the calculus symbols, \mathbb/\mathcal/\mathbf.
+PROMISED = (
+    *(f"\\{name}" for name in _GREEK),
+    *r"+ - = < > \pm \mp \times \div \cdot \ast \star \circ \bullet \oplus \otimes \odot \cap \cup \wedge \vee \setminus".split(),
+    *r"\sum \prod \int \oint \iint \sqrt{x} \sqrt[3]{x} \frac{a}{b} \langle\rangle \lVert\rVert \lfloor\rfloor \lceil\rceil".split(),
+    *r"\le \ge \neq \approx \equiv \sim \simeq \cong \propto \in \notin \subset \subseteq \supset \supseteq \ll \gg".split(),
+    *r"\mid \parallel \perp \to \gets \leftrightarrow \Rightarrow \Leftarrow \Leftrightarrow \mapsto \uparrow \downarrow".split(),
+    *r"\longrightarrow \implies \iff \partial \nabla \infty \ell \forall \exists \emptyset \hbar \ldots \cdots \top \sin{x}".split(),
+    *(f"\\{font}{{{letter}}}" for font in ("mathbb", "mathcal", "mathbf") for letter in _LETTERS),
+    *(f"\\mathbf{{{letter}}}" for letter in _LETTERS.lower()),
+)
 
 _TOKENS = {"mi", "mn", "mo", "mtext", "ms"}
 _RADICAL = {"msqrt": 0x221A, "mroot": 0x221A}
@@ -26,7 +53,7 @@ class Need:
     """A character a formula needs from the font, and why."""
 
     cp: int
-    why: str  # "in the text", "<msqrt>", "math italic of 'x'"
+    why: str  # "in <mi>", "<msqrt>", "math italic of 'x'"
 
     def __str__(self) -> str:
         return f"U+{self.cp:04X} {chr(self.cp)} ({self.why})"
@@ -64,7 +91,7 @@ class _Formula(HTMLParser):
             return
         _, attrs = self._open.pop()
         text = "".join(self._text).strip()
-        self.found.update(Need(ord(c), "in the text") for c in text if not c.isspace())
+        self.found.update(Need(ord(c), f"in <{tag}>") for c in text if not c.isspace())
         if tag == "mi" and len(text) == 1 and attrs.get("mathvariant", "") != "normal":
             italic = _italic(text)
             if italic is not None:
@@ -90,6 +117,34 @@ def _formula_needs(formula: str) -> frozenset[Need]:
     parser.feed(formula)
     parser.close()
     return frozenset(parser.found)
+
+
+def _drawn_elsewhere(need: Need) -> bool:
+    """Drawn by the page's text font, or no glyph of its own: text, a spacing accent (˜ ¯; the math font has the combining
+    forms, which Chromium would place otherwise), an invisible operator (U+2061 after sin), a variation selector (it picks a
+    form of the letter before it)."""
+    return (need.why in ("in <mtext>", "in <ms>") or unicodedata.category(chr(need.cp)) in ("Sk", "Cf")
+            or 0xFE00 <= need.cp <= 0xFE0F)
+
+
+def whole_font(root: Path) -> Path | None:
+    """The installed math font under the journal's ``root`` (the woff: reading woff2 needs brotli), or None without one."""
+    found = sorted((root / FONT_FILES).glob("*-400-normal.woff"))
+    return found[0] if found else None
+
+
+@functools.lru_cache(maxsize=4)
+def _code_points(path: str, stamp: tuple) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    return frozenset(TTFont(path, lazy=True).getBestCmap())
+
+
+def undrawable(mathml: str, font: Path) -> list[Need]:
+    """What the formula ``mathml`` needs that ``font`` has no glyph for (text, spacing accents and variation selectors aside)."""
+    stat = font.stat()
+    drawn = _code_points(str(font), (stat.st_mtime_ns, stat.st_size))
+    return sorted(need for need in _formula_needs(mathml) if need.cp not in drawn and not _drawn_elsewhere(need))
 
 
 class _Font:
