@@ -4,6 +4,7 @@ drawing reads, kept in the record. The figure modules here read a data file, no 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -88,8 +89,10 @@ def test_expand_inlines_the_figure_with_its_caption(snippets):
 ])
 def test_bad_figure_fails_with_file_and_line_and_keeps_nothing(snippets, target, message):
     text = f"# A page\n\nText.\n\n<!-- journal:figure {target} | x -->\n"
-    with pytest.raises(figures.FigureError, match=rf"^docs/page\.md:5: .*{message}"):
-        _prepare(snippets, text)
+    refs = figures.find_figures(text, "docs/page.md")
+    svgs = figures.prepare(refs, [snippets], Record(snippets.parent))
+    (mistake,) = figures.mistakes(refs, svgs, snippets.parent)
+    assert re.match(rf"^docs/page\.md:5: .*{message}", str(mistake)), str(mistake)
     assert Record(snippets.parent).latest(figures.KIND, target, "") is None
     assert not (snippets.parent / ".cache" / "record.sqlite").exists()
 
