@@ -124,7 +124,7 @@ def test_excerpts_elsewhere_link_to_the_entrys_list(fixture_site):
 def test_the_entrys_link_preview_reads_its_excerpt(fixture_site):
     _, site, _ = fixture_site
     _, page = _read(site, ENTRY)
-    expected = "Weights w_ij from scores, a row at a time. As in the book (Raschka, 2024, ch. 3)."
+    expected = "Weights w_{ij} from scores, a row at a time. As in the book (Raschka, 2024, ch. 3)."
     assert page.meta["description"] == page.meta["og:description"] == page.meta["twitter:description"] == expected
     assert page.meta["og:title"] == "Fixture entry" and page.meta["og:type"] == "article"
     assert page.meta["og:url"] == ENTRY_URL and page.meta["twitter:card"] == "summary"

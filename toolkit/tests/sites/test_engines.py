@@ -107,7 +107,7 @@ def cache_entries(project: Path) -> dict[str, int]:
 
 def test_properdocs_builds_the_same_site(fixture_build, tmp_path):
     assert fixture_build.returncode == 0, f"mkdocs build --strict of the fixture journal failed:\n{fixture_build.output}"
-    # No build cache at all (not even the tests' store): ProperDocs runs the notebook and figures itself.
+    # No build cache at all: ProperDocs runs the notebook and figures itself.
     project = fixture_project(tmp_path / "project", caches=False)
     freeze_as_git_repo(project)
     before = cache_entries(project)
