@@ -15,7 +15,8 @@ _MATH = re.compile(r'<math(?P<attrs>[^>]*?) alttext="(?P<tex>[^"]*)"(?P<rest>.*?
 
 def searchable_math(html: str) -> str:
     """``html`` with each formula's TeX, not its MathML text, for the search index."""
-    return _MATH.sub(lambda m: f'<math{m["attrs"]} data-search-exclude{m["rest"]}<span hidden data-tex>{m["tex"]}</span>', html)
+    return _MATH.sub(lambda m: f'<math{m["attrs"]} alttext="{m["tex"]}" data-search-exclude{m["rest"]}'
+                               f'<span hidden data-tex>{m["tex"]}</span>', html)
 
 
 _TEX_SPAN = re.compile(r"<span hidden data-tex>[^<]*</span>")
