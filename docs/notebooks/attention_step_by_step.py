@@ -178,6 +178,10 @@ assert torch.allclose(context, fused, atol=1e-6)
 assert torch.allclose(ca(batch[:, :4]), context[:, :4], atol=1e-6)
 
 # %% [markdown]
+# The last check says more than it seems: with a causal
+# mask, the output for token $i$ depends only on tokens $1..i$, so cutting the
+# sequence after token 4 leaves the first four context vectors unchanged.
+#
 # ### Dropout on the attention weights
 #
 # The same module built with `dropout=0.5` and called in training mode (a
@@ -207,10 +211,6 @@ assert torch.allclose(ca_drop(batch), context, atol=1e-6)
 assert torch.equal(ca_drop.last_dropped, ca_drop.last_weights)
 
 # %% [markdown]
-# The last check of the batch cell says more than it seems: with a causal
-# mask, the output for token $i$ depends only on tokens $1..i$, so cutting the
-# sequence after token 4 leaves the first four context vectors unchanged.
-#
 # ## Multi-head attention, first as a wrapper of heads
 #
 # Several causal attention modules ("heads") side by side, each with its own
