@@ -108,8 +108,9 @@ assert torch.equal(dropout(ones), ones)
 # ## Causal attention on a batch
 #
 # A compact module: trainable projections $Q = X W^Q$, $K = X W^K$,
-# $V = X W^V$, scores scaled by $1/\sqrt{d_k}$, the future masked with
-# $-\infty$ before the softmax, dropout on the weights, then $Z = A V$:
+# $V = X W^V$, scores scaled by $1/\sqrt{d_k}$ ($d_k$: the length of a key
+# vector), the future masked with $-\infty$ before the softmax, dropout on the
+# weights, then $Z = A V$:
 #
 # $$
 # A = \operatorname{softmax}\Bigl(\frac{Q K^{\top}}{\sqrt{d_k}} + M\Bigr),
