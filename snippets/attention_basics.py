@@ -1,7 +1,8 @@
-"""Attention with no trainable weights: every token is its own query, key and value.
+"""Attention with no trainable weights: each token is its own query, key, value.
 
-Sections (for pymdownx.snippets): imports, attention_scores, naive_normalisation,
-softmax, context_vector, all_scores_loop, matrix_form, function, heatmap.
+Sections (for pymdownx.snippets): imports, attention_scores,
+naive_normalisation, softmax, context_vector, all_scores_loop, matrix_form,
+function, heatmap.
 The 2025-07-26 entry includes them in this order; tests/test_snippets/
 test_attention_basics.py checks them against PyTorch's own operations.
 """
@@ -10,7 +11,7 @@ test_attention_basics.py checks them against PyTorch's own operations.
 import torch
 from inputs import inputs, sentence
 
-tokens = sentence.split()  # ['Your', 'journey', 'starts', 'with', 'one', 'step']
+tokens = sentence.split()  # ['Your', 'journey', 'starts', ..., 'step']
 # --8<-- [end:imports]
 
 
@@ -24,7 +25,7 @@ def dot_scores(query, keys):
 
 
 query = inputs[1]  # token 2, "journey", asks the question
-scores_journey = dot_scores(query, inputs)  # one score per token, itself included
+scores_journey = dot_scores(query, inputs)  # one per token, itself included
 # --8<-- [end:attention_scores]
 
 
@@ -50,7 +51,7 @@ def softmax_by_hand(scores):
 # --8<-- [start:context_vector]
 weights_journey = torch.softmax(scores_journey, dim=0)
 
-# The context vector of "journey": every input row, scaled by its weight, summed.
+# The context vector of "journey": each input row times its weight, summed.
 context_journey = torch.zeros(inputs.shape[1])
 for weight, x in zip(weights_journey, inputs):
     context_journey += weight * x

@@ -1,7 +1,7 @@
 """Attention-weight heatmaps as SVG text, drawn with matplotlib at build time.
 
-The SVG is meant to be inlined into a page (see journal_tools/core/code/figures.py), so
-it is drawn to read on the light and the dark theme alike:
+The SVG is meant to be inlined into a page (journal_tools/core/code/figures.py),
+so it is drawn to read on the light and the dark theme alike:
 
 - transparent background;
 - every text and axis line in ``currentColor``: it takes the colour of the
@@ -34,6 +34,15 @@ _RC = {
     "ytick.color": _INK,
     "axes.titlesize": 10,
 }
+# Cell values: 8 pt, drawn at 0.9 of that or more in a 1280 px wide window
+# (a page's column is about 690 px, two panels and the colour bar 7.8 in).
+CELL_PT = 8
+# One colour scale for every attention heatmap of the series, so a colour
+# means the same weight in every figure. A causal first row is always 1.00:
+# scaled to it, every other cell came out the same dark purple. Above the
+# top, a cell takes the top colour, and the colour bar's arrow says so.
+SCALE = (0.0, 0.6)
+PANELS_PER_ROW = 2  # four heads: a 2x2 grid, each panel as large as one alone
 
 
 def _cell_text_colour(rgba):
@@ -43,12 +52,14 @@ def _cell_text_colour(rgba):
 
 
 # --8<-- [start:heatmap_svg]
-def heatmap_svg(matrices, tokens, *, titles=None, description, hide_future=False, vmax=None):
-    """One SVG with a heatmap per matrix, side by side.
+def heatmap_svg(matrices, tokens, *, titles=None, description,
+                hide_future=False, scale=SCALE):
+    """One SVG: a heatmap per matrix, two to a row, one shared colour bar.
 
     matrices: sequence of (n, n) attention-weight tensors or arrays, row i =
     query token i, column j = key token j. tokens: the n axis labels.
     hide_future: leave cells above the diagonal blank (causal attention).
+    scale: (low, high) of the colour scale, shared by every panel.
     description: the accessible name (aria-label and <title>) of the figure.
     """
     import numpy as np
@@ -60,64 +71,87 @@ def heatmap_svg(matrices, tokens, *, titles=None, description, hide_future=False
     titles = list(titles) if titles is not None else [None] * len(mats)
     if len(titles) != len(mats):
         raise ValueError("one title per matrix")
-    top = vmax if vmax is not None else max(float(m.max()) for m in mats)
     cmap = matplotlib.colormaps["viridis"]
-    norm = matplotlib.colors.Normalize(vmin=0.0, vmax=top)
+    norm = matplotlib.colors.Normalize(*scale, clip=True)
+    cols = min(len(mats), PANELS_PER_ROW)
+    rows = -(-len(mats) // cols)
+    future = np.triu(np.ones((n, n)), 1) > 0
 
     with matplotlib.rc_context(_RC | {"svg.hashsalt": description}):
-        fig = Figure(figsize=(0.55 + 3.35 * len(mats), 3.4), layout="constrained")
-        axes = fig.subplots(1, len(mats), squeeze=False)[0]
-        for k, (ax, m, title) in enumerate(zip(axes, mats, titles)):
-            shown = np.ma.masked_where(np.triu(np.ones((n, n)), 1) > 0, m) if hide_future else m
+        size = (0.55 + 3.35 * cols + 0.75, 0.3 + 3.3 * rows)
+        fig = Figure(figsize=size, layout="constrained")
+        axes = fig.subplots(rows, cols, squeeze=False).ravel()
+        for k, ax in enumerate(axes):
+            if k >= len(mats):
+                ax.set_visible(False)
+                continue
+            m = mats[k]
+            shown = np.ma.masked_where(future, m) if hide_future else m
             ax.pcolormesh(shown, cmap=cmap, norm=norm)
             ax.set_xlim(0, n)
             ax.set_ylim(n, 0)  # row 0 on top, as the matrix is printed
             ax.set_aspect("equal")
-            for i in range(n):
-                for j in range(n):
-                    if hide_future and j > i:
-                        continue
-                    ax.text(j + 0.5, i + 0.5, f"{m[i, j]:.2f}", ha="center", va="center",
-                            fontsize=7, color=_cell_text_colour(cmap(norm(m[i, j]))))
-            ax.set_xticks([t + 0.5 for t in range(n)], tokens, rotation=45, ha="right",
+            for i, j in np.ndindex(n, n):
+                if hide_future and future[i, j]:
+                    continue
+                colour = _cell_text_colour(cmap(norm(m[i, j])))
+                ax.text(j + 0.5, i + 0.5, f"{m[i, j]:.2f}", ha="center",
+                        va="center", fontsize=CELL_PT, color=colour)
+            centres = [t + 0.5 for t in range(n)]
+            ax.set_xticks(centres, tokens, rotation=45, ha="right",
                           rotation_mode="anchor")
-            ax.set_yticks([t + 0.5 for t in range(n)], tokens if k == 0 else [])
+            first = k % cols == 0
+            ax.set_yticks(centres, tokens if first else [])
             ax.tick_params(length=0)
             for spine in ax.spines.values():
                 spine.set_visible(False)
-            if title:
-                ax.set_title(title)
-            if k == 0:
+            if titles[k]:
+                ax.set_title(titles[k])
+            if first:
                 ax.set_ylabel("query token")
-            ax.set_xlabel("key token")
+            if k // cols == rows - 1:
+                ax.set_xlabel("key token")
+        over = any(float(m.max()) > scale[1] for m in mats)
+        bar = fig.colorbar(
+            matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=axes,
+            shrink=0.8 if rows == 1 else 0.6,
+            extend="max" if over else "neither",
+        )
+        bar.set_label("attention weight")
+        bar.ax.tick_params(length=0)
+        bar.outline.set_visible(False)
         buf = io.StringIO()
-        fig.savefig(buf, format="svg", transparent=True, metadata={"Date": None})
+        fig.savefig(buf, format="svg", transparent=True,
+                    metadata={"Date": None})
     return _clean_svg(buf.getvalue(), description)
 # --8<-- [end:heatmap_svg]
 
 
 # --8<-- [start:attention_heatmap]
-def attention_heatmap(weights, tokens, *, title=None, description, hide_future=False):
+def attention_heatmap(weights, tokens, *, title=None, description,
+                      hide_future=False):
     """One heatmap; see heatmap_svg."""
-    return heatmap_svg([weights], tokens, titles=[title], description=description,
-                       hide_future=hide_future)
+    return heatmap_svg([weights], tokens, titles=[title],
+                       description=description, hide_future=hide_future)
 # --8<-- [end:attention_heatmap]
 
 
 _NUM = r"(-?\d+(?:\.\d+)?)"
 _QUAD = re.compile(
-    rf'<path d="M {_NUM} {_NUM} L {_NUM} \2 L \3 {_NUM} L \1 \4 L \1 \2 ?z? ?" style="fill: (#[0-9a-f]{{6}})"/>'
+    rf'<path d="M {_NUM} {_NUM} L {_NUM} \2 L \3 {_NUM} L \1 \4 L \1 \2 ?z? ?"'
+    r' style="fill: (#[0-9a-f]{6})"/>'
 )
 
 
 def _quad_to_rect(m):
     x0, y0, x1, y1 = (float(m.group(k)) for k in (1, 2, 3, 4))
     x, y, w, h = min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)
-    return f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="{m.group(5)}"/>'
+    return (f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}"'
+            f' fill="{m.group(5)}"/>')
 
 
 def _clean_svg(svg, description):
-    """Inline-ready SVG: no XML prologue or comments, theme colour, a11y name."""
+    """Inline-ready SVG: no XML prologue or comments, theme colour, a name."""
     from html import escape
 
     svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
@@ -127,7 +161,8 @@ def _clean_svg(svg, description):
     svg = svg.replace(_INK, "currentColor")
     # Everything is drawn inside its axes: no clipping needed.
     svg = re.sub(r' clip-path="url\(#[^)]*\)"', "", svg)
-    svg = re.sub(r"<defs>\s*(<clipPath\b.*?</clipPath>\s*)+</defs>", "", svg, flags=re.DOTALL)
+    svg = re.sub(r"<defs>\s*(<clipPath\b.*?</clipPath>\s*)+</defs>", "", svg,
+                 flags=re.DOTALL)
     # No-op rotations, a group per text, empty groups, indentation: bytes only.
     svg = re.sub(r' transform="rotate\(-?0 [^"]*\)"', "", svg)
     svg = re.sub(r"<g>\s*(<text\b[^>]*>[^<]*</text>)\s*</g>", r"\1", svg)
@@ -136,11 +171,12 @@ def _clean_svg(svg, description):
     # Several figures can share a page: keep only the ids something refers to
     # (clip paths, glyph uses), which matplotlib already makes unique per salt.
     used = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', svg))
-    svg = re.sub(r'\sid="([^"]+)"', lambda m: m.group(0) if m.group(1) in used else "", svg)
+    svg = re.sub(r'\sid="([^"]+)"',
+                 lambda m: m.group(0) if m.group(1) in used else "", svg)
     # No font list: the text inherits the page's font (layout was measured
     # with DejaVu Sans, close enough for short labels).
     svg = re.sub(r"font-family: [^;\"]*;? ?", "", svg)
-    # Coordinates to 2 decimals (a hundredth of a point) and path data on one line.
+    # Coordinates to 2 decimals (a hundredth of a point), path data on one line.
     svg = re.sub(r"(\d+\.\d\d)\d+", r"\1", svg)
     svg = re.sub(r"\s*\n\s*(?=[LMCQZz\"])", " ", svg)
     # Invisible patches (figure and axes backgrounds: no fill, no stroke).
@@ -158,9 +194,10 @@ def _clean_svg(svg, description):
         'style="max-width:100%;height:auto" ',
         1,
     )
-    # <title> right after the opening tag: the accessible name for older readers.
+    # <title> right after the opening tag: the accessible name for old readers.
     head_end = svg.index(">", svg.index("<svg")) + 1
-    return svg[:head_end] + f"<title>{escape(description)}</title>" + svg[head_end:]
+    title = f"<title>{escape(description)}</title>"
+    return svg[:head_end] + title + svg[head_end:]
 
 
 # --8<-- [start:causal_heatmap]
@@ -174,13 +211,17 @@ def causal_heatmap():
     with torch.random.fork_rng(devices=[]), torch.no_grad():
         torch.manual_seed(789)
         sa = SelfAttention_v2(d_in=3, d_out=2)
-        weights = causal_weights_neg_inf(sa.W_query(inputs), sa.W_key(inputs))
+        q, k = sa.W_query(inputs), sa.W_key(inputs)
+        weights = causal_weights_neg_inf(q, k)
     return attention_heatmap(
-        weights, sentence.split(), title="Causal attention weights", hide_future=True,
+        weights,
+        sentence.split(),
+        title="Causal attention weights",
+        hide_future=True,
         description=(
-            "Heatmap of causal attention weights for 'Your journey starts with one step': "
-            "a lower-triangular 6 by 6 matrix; cells above the diagonal (future tokens) are blank "
-            "and every row sums to 1."
+            "Heatmap of causal attention weights for 'Your journey starts "
+            "with one step': a lower-triangular 6 by 6 matrix; cells above "
+            "the diagonal (future tokens) are blank and every row sums to 1."
         ),
     )
 # --8<-- [end:causal_heatmap]

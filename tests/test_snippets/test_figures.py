@@ -75,3 +75,36 @@ def test_causal_heatmap_shows_the_seed_789_weights_and_keeps_the_rng():
     assert len(labels) == 21
     # FIELD-NOTES: rows [1] / [0.5517, 0.4483] / ... / last row starts 0.1935.
     assert labels[:3] == ["1.00", "0.55", "0.45"] and labels[15] == "0.19"
+
+
+def title_positions(svg):
+    found = re.findall(r'x="([\d.]+)" y="([\d.]+)">(head \d)</text>', svg)
+    return {name: (float(x), float(y)) for x, y, name in found}
+
+
+def test_four_heads_are_a_two_by_two_grid():
+    svg = figures.heatmap_svg([WEIGHTS] * 4, TOKENS, titles=[f"head {h}" for h in range(1, 5)], description="d")
+    at = title_positions(svg)
+    assert at["head 1"][1] == at["head 2"][1] < at["head 3"][1] == at["head 4"][1]
+    assert at["head 1"][0] == at["head 3"][0] < at["head 2"][0] == at["head 4"][0]
+
+
+def cell_fills(svg):
+    return re.findall(r'<rect [^>]*fill="(#[0-9a-f]{6})"/>', svg)
+
+
+def test_panels_and_figures_share_one_scale_with_a_colour_bar():
+    low, high = figures.SCALE
+    half = torch.full((6, 6), (low + high) / 2)
+    alone = figures.attention_heatmap(half, TOKENS, description="d")
+    beside_a_larger_one = figures.heatmap_svg([half, CAUSAL], TOKENS, description="d")
+    # The same weight has the same colour in every figure, whatever is beside it.
+    assert set(cell_fills(alone)) == {cell_fills(beside_a_larger_one)[0]}
+    assert ">attention weight</text>" in alone and f">{high:.1f}</text>" in alone
+
+
+def test_a_weight_above_the_scale_takes_the_top_colour_and_the_bar_says_so():
+    ones = figures.attention_heatmap(torch.ones(6, 6), TOKENS, description="d")
+    top = figures.attention_heatmap(torch.full((6, 6), figures.SCALE[1], dtype=torch.float64), TOKENS, description="d")
+    assert set(cell_fills(ones)) == set(cell_fills(top))
+    assert "<path" in ones and "<path" not in top  # the colour bar's arrow

@@ -1,8 +1,8 @@
-"""Scaled dot-product attention (Vaswani et al. 2017, eq. 1) on three hand-written tokens.
+"""Scaled dot-product attention (Vaswani et al. 2017, eq. 1) on three tokens.
 
-Sections (for pymdownx.snippets): inputs, attention. The example entry includes them
-in this order; tests/test_snippets/test_scaled_attention.py checks the function
-against PyTorch's own.
+Sections (for pymdownx.snippets): inputs, attention. The example entry
+includes them in this order; tests/test_snippets/test_scaled_attention.py
+checks the function against PyTorch's own.
 """
 
 # --8<-- [start:inputs]

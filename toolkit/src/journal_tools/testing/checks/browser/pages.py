@@ -3,7 +3,10 @@
 Every HTML page of the session's build is loaded from a local server with
 every request to another host aborted and counted. Each page must have: no
 axe violation in the light palette (axe.py's rules), no console errors, no outside requests, every <math> rendered with a size and no
-raw TeX left in the text, every <img> loaded, every figure SVG with a size.
+raw TeX left in the text, every <img> loaded, every figure SVG with a size,
+no code block or notebook output that scrolls sideways at this width (1280 px:
+ruff's line length is what the code column shows) and no figure text under
+MIN_FIGURE_TEXT_PX high.
 Then the search and the light/dark toggle. Screenshots of the home page, each
 entry and each notebook page go to <build>/screenshots/.
 """
@@ -12,13 +15,16 @@ from __future__ import annotations
 
 import base64
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from journal_tools.testing.checks.browser import axe
+from journal_tools.testing.checks.browser import axe, phones
 
-# Per page, in the browser: what went wrong with math, text, images, figures.
+MIN_FIGURE_TEXT_PX = 9  # the smallest text of a figure, drawn in a 1280 px window
+
+# Per page, in the browser: what went wrong with math, text, images, figures, code widths.
 CHECK_PAGE = r"""
-async () => {
+async ([boxes, minText]) => {
   const problems = [];
   const where = (el) => {
     const id = el.closest('[id]');
@@ -90,6 +96,29 @@ async () => {
                            'its function must return an SVG with a width and height (or a viewBox)'});
     }
   });
+  // code and outputs (the phone check's boxes but formulas): nothing to scroll sideways to
+  document.querySelectorAll(boxes).forEach((el) => {
+    if (el.matches('.math-display') || hidden(el) || el.scrollWidth <= el.clientWidth + 1) return;
+    const isCode = el.matches('pre > code');
+    const cell = el.closest('.jp-Cell');
+    const code = isCode ? el : cell && cell.querySelector('pre > code');
+    problems.push({code: code ? code.textContent : '',
+                   says: `${isCode ? 'a code block' : 'the output of this cell'} scrolls sideways ` +
+                         `(${el.scrollWidth} > ${el.clientWidth} px): ${isCode ? 'wrap its lines at' : 'print lines of at most'} ` +
+                         "ruff's line-length (pyproject.toml), what the code column shows"});
+  });
+  // figure text: readable without zooming
+  document.querySelectorAll('figure').forEach((fig) => {
+    const heights = [...fig.querySelectorAll('svg text')].filter((t) => !hidden(t))
+      .map((t) => t.getBoundingClientRect().height);
+    const smallest = Math.min(...heights);
+    if (heights.length && smallest < minText) {
+      const caption = fig.querySelector('figcaption');
+      problems.push({text: caption ? caption.textContent.split(/\s+/).slice(0, 6).join(' ') : 'journal:figure',
+                     says: `a figure's text is ${smallest.toFixed(1)} px high, under ${minText} px: ` +
+                           'draw it with larger type or fewer panels a row'});
+    }
+  });
   return {problems, maths: document.querySelectorAll('math').length, imgs: imgs.length, svgs: svgs.length};
 }
 """
@@ -109,6 +138,8 @@ def located(sources, site, rel: str, problem: dict) -> str:
     """A problem CHECK_PAGE found, with the source ``file:line`` first."""
     if problem.get("formula"):
         where = sources.display_formula(site, rel, problem["formula"])
+    elif "code" in problem:
+        where = sources.code(site, rel, problem["code"])
     else:
         where = sources.text(site, rel, problem.get("text", ""))
     return f"{where}: {problem['says']} (on {rel})"
@@ -123,6 +154,7 @@ def test_every_page_in_the_browser(built, journal, server, visit, page_checks, s
     problems: list[str] = []
     taken: list[str] = []
     totals = {"maths": 0, "imgs": 0, "svgs": 0}
+    page_checks.key_also(Path(phones.__file__).read_bytes())  # the boxes it measures
     v = visit()
     for rel in pages:
         name = names.get(rel)
@@ -149,7 +181,7 @@ def test_every_page_in_the_browser(built, journal, server, visit, page_checks, s
         # axe on the page as the reader gets it, before the checks below touch it (this load is the light
         # palette's at 1280 px: axe's own load of each page cost as much again; the dark one is axe.py's).
         problems += axe.describe(axe.axe_violations(v.page), f"{rel} (light, 1280px)", sources, built.site, rel)
-        result = v.page.evaluate(CHECK_PAGE)
+        result = v.page.evaluate(CHECK_PAGE, [phones.SCROLL_BOXES, MIN_FIGURE_TEXT_PX])
         for key in totals:
             totals[key] += result[key]
         counts = {key: result[key] for key in totals}
