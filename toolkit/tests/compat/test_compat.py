@@ -379,6 +379,7 @@ def test_rss_feed_logo_is_the_favicon_under_site_url(tmp_path):
     (tmp_path / "docs" / "blog" / "posts").mkdir(parents=True)
     (tmp_path / "docs" / "blog" / "index.md").write_text("# Blog\n", encoding="utf-8")
     config = load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` starts the plugins
     rss.logo_under_site_url(config)
     build(config)
     feed = (tmp_path / "site" / "feed_rss_created.xml").read_text(encoding="utf-8")
