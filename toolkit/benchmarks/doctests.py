@@ -80,7 +80,7 @@ def measure(project: Path, out: Path, repeats: int) -> Row:
     failures["pytest, FRESH=1"] = []
     common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"])  # fills the record
     # Warm: the passed tests of unchanged pages are in the record (core/record/inputs.py), as
-    # after an edit of one entry; FRESH=1 (and CI) checks every page again, as a fresh clone does.
+    # after an edit of one entry; FRESH=1 checks every page again, as a fresh clone does.
     times = common.interleaved(
         {
             "pytest": lambda: common.timed([common.PYTHON, *PYTEST], cwd=project, failures=failures["pytest"]),

@@ -4,8 +4,8 @@
      render check, browser and download check runs): at most 90 s wall.
 10b. `make test` again after a one-entry prose edit (a sentence appended to the newest
      entry): the passed results of unchanged pages are reused. At most 20 s wall.
-10c. `CI=true make test-toolkit`: the toolkit's own suite as CI runs it (nothing
-     reused, Chromium and the math font required). At most 150 s wall.
+10c. `CI=true make test-toolkit`: the toolkit's own suite as CI runs it (a fresh copy:
+     nothing recorded, Chromium and the math font required). At most 150 s wall.
 
 Each round makes a new copy: the files git would commit from the work tree as it is
 (tracked, and untracked but not ignored), made a one-commit git repository, plus

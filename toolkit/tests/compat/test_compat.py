@@ -370,6 +370,23 @@ def test_rss_state_is_fresh_at_each_rebuild(tmp_path):
     expect(first == 2 and again == first, "mkdocs-rss-plugin", f"a rebuild's feed has {again} items, the first build's {first}")
 
 
+def test_rss_feed_logo_is_the_favicon_under_site_url(tmp_path):
+    """With no ``image`` the 1.19 feed says ``<url>None</url>``; compat.rss sets it before the plugin's on_config reads it."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    (tmp_path / "mkdocs.yml").write_text(RSS_SITE, encoding="utf-8")
+    (tmp_path / "docs" / "blog" / "posts").mkdir(parents=True)
+    (tmp_path / "docs" / "blog" / "index.md").write_text("# Blog\n", encoding="utf-8")
+    config = load_config(str(tmp_path / "mkdocs.yml"), site_dir=str(tmp_path / "site"))
+    config.plugins.on_startup(command="build", dirty=False)  # as `mkdocs build` starts the plugins
+    rss.logo_under_site_url(config)
+    build(config)
+    feed = (tmp_path / "site" / "feed_rss_created.xml").read_text(encoding="utf-8")
+    expect("<url>https://example.org/j/assets/images/favicon.png</url>" in feed, "mkdocs-rss-plugin",
+           "the feed's logo is not the image compat.rss.logo_under_site_url set before on_config")
+
+
 def test_rss_keeps_its_per_build_lists_from_on_startup():
     from mkdocs_rss_plugin.plugin import GitRssPlugin
 

@@ -426,5 +426,5 @@ def test_the_new_entry_gets_its_downloads(project):
     from journal_tools.mkdocs_plugin import downloads
 
     page, _, _ = create_entry(project, TITLE, DATE)
-    made = downloads.make(page, mkdocs_config.load(project / "mkdocs.yml"), [], None)
-    assert made.placed and made.script and "[@" in made.notebook  # the comment kept as written
+    made = downloads.make(page, mkdocs_config.load(project / "mkdocs.yml"), [])
+    assert made.placed and made.script and made.notebook == downloads.notebook(made.script)
