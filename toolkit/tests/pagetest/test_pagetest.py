@@ -65,7 +65,7 @@ def failed_with(result, *needles: str) -> str:
 
 def test_entry_passes_and_counts_every_block(site):
     result = run(site)
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=3)
     text = (site.path / ENTRY).read_text(encoding="utf-8")
     fences = text.count("```python") + text.count("```py\n")
     result.stdout.fnmatch_lines([f"executed {fences} of {fences} code blocks on 1 pages"])
@@ -120,10 +120,10 @@ def test_update_outputs_rewrites_page_and_then_passes(site):
     replace(site, "[[0.2689, 0.7311],", "[[0.2689, 0.7312],")
     replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
     result = run(site, extra=["--update-outputs"])
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 29), 1 matrix number (line 35)"])
     assert (site.path / ENTRY).read_text(encoding="utf-8") == original
-    run(site).assert_outcomes(passed=2)
+    run(site).assert_outcomes(passed=3)
 
 
 def test_update_outputs_fills_what_is_new_and_only_on_the_page_named(site):
@@ -164,7 +164,7 @@ def test_update_outputs_fills_a_matrix_from_its_tensor_not_the_shape_printed_aft
     shapes, and the update refuses it, leaving the page as it was."""
     append(site, NEW_AUTHOR.replace("{rows}", " \\\\\n".join(["0 & 0"] * 6)))
     result = run(site, extra=["--update-outputs"])
-    result.assert_outcomes(passed=2)  # the page (doctest: page) and its render
+    result.assert_outcomes(passed=3)  # the page (doctest: page), its render and its figures
     lines = (site.path / ENTRY).read_text(encoding="utf-8").split("\n")
     formula = lines.index("Z = \\begin{bmatrix}")  # 0-based: the $$ line is this, 1-based
     result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 12 matrix numbers (line {formula})"])
@@ -285,4 +285,4 @@ def test_every_differing_output_of_a_chain_is_named_in_its_one_failure(site):
     out = failed_with(result, f"{ENTRY}:{first}: the expected output differs", "1 more in the same run:",
                       f"{ENTRY}:{second}: the expected output differs")
     assert out.index(f"{ENTRY}:{first}:") < out.index(f"{ENTRY}:{second}:")
-    result.assert_outcomes(passed=1, failed=1)  # one chain, one failure
+    result.assert_outcomes(passed=2, failed=1)  # one chain, one failure

@@ -86,8 +86,8 @@ def test_make_check_goes_on_after_every_case(check_run):
     assert not check_run["stalled"], check_run["output"]
     assert check_run["returncode"] == 1, check_run["output"]  # failures, not an interrupted (2) or crashed session
     assert len(check_run["failed"]) == len(PROBES), check_run["output"]
-    # each probe's render check, the entry's two tests and the notebook's two ran and passed
-    assert check_run["total"] == 2 * len(PROBES) + 4, check_run["output"]
+    # each probe's render check, the entry's three tests (render, page, figures) and the notebook's two ran and passed
+    assert check_run["total"] == 2 * len(PROBES) + 5, check_run["output"]
 
 
 @pytest.fixture(scope="session")

@@ -183,6 +183,6 @@ def on_page_content(html: str, *, page, config, files, rel: str) -> str:
     if bib and "data-cite=" in html:
         try:
             html, _ = citations.append_reference_list(html, citations.load(bib))
-        except citations.CitationError as exc:
-            raise PluginError(str(exc.located(rel, Path(page.file.abs_src_path).read_text(encoding="utf-8")))) from None
+        except citations.CitationError as exc:  # the page's mistake (the plugin's render mistakes), located
+            raise exc.located(rel, Path(page.file.abs_src_path).read_text(encoding="utf-8")) from None
     return _add_download_link(html, write_ipynb(page, config))

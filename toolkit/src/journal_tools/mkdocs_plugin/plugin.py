@@ -228,9 +228,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             try:
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
-                # An unreadable BibTeX file is its own test's mistake, whichever page cited it.
-                test = f"{exc.rel}::bibliography" if isinstance(exc, citations.BibError) else f"{rel}::render"
-                return self._render_failed(page, exc.located(rel, _source(page)), test)
+                return self._render_failed(page, exc.located(rel, _source(page)), self._test_of(exc, rel))
             except Exception as exc:
                 if not jupyter.is_cell_error(exc):
                     raise
@@ -238,6 +236,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
         pages.replace_render(page, checked_render)
         return page
+
+    @staticmethod
+    def _test_of(exc: Exception, rel: str) -> str:
+        """The page test that reports a render mistake of page ``rel`` (an unreadable BibTeX file: its own test, whoever cited it)."""
+        return f"{exc.rel}::bibliography" if isinstance(exc, citations.BibError) else f"{rel}::render"
 
     def _render_failed(self, page, mistake: Mistake, test: str) -> None:
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
@@ -280,8 +283,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
         self.cited.note(html)  # the uncited list, on_post_build
         if notebooks.is_notebook_page(page):
-            html = notebooks.on_page_content(html, page=page, config=config, files=files,
-                                             rel=self.settings.rel(page.file.abs_src_path))
+            rel = self.settings.rel(page.file.abs_src_path)
+            try:
+                html = notebooks.on_page_content(html, page=page, config=config, files=files, rel=rel)
+            except citations.CitationError as exc:
+                self._render_failed(page, exc, self._test_of(exc, rel))
+                return ""
             html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None

@@ -86,7 +86,7 @@ _POLL_SCRIPT = (
 )
 
 
-_CODE_DIV = re.compile(r'<div class="language-[\w+-]+ highlight"')
+_CODE_DIV = re.compile(r'<div class="language-[\w+-]+ highlight[^"]*"')
 
 
 def anchor_blocks(content: str, fence_lines: list[int]) -> str:
