@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -166,7 +167,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         _stop_if_any(checks)
         if refs:
             try:
-                self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
+                self.figure_svgs = (self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout))(
+                    refs, list(self.settings.snippet_dirs), self.record)
             except figures.FigureError as exc:
                 raise PluginError(str(exc)) from None
         return files
