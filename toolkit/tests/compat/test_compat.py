@@ -791,3 +791,20 @@ def test_a_failing_cell_is_named_at_its_notebook_line(tmp_path):
     expect((found.path, found.line, found.problem) == ("docs/nb.py", 6, "notebook cell raised ValueError: planted"),
            "nbclient", f"CellExecutionError no longer carries ename and evalue: {jupyter.notebook_cell_message(exc, str(path), 'docs/nb.py')}")
     assert not jupyter.is_cell_error(ValueError("x"))
+
+
+def test_a_cell_past_its_limit_is_named_at_its_notebook_line(tmp_path):
+    import nbclient
+    import nbformat
+
+    script = "# %%\nx = 1\n\n# %%\nwhile True:\n    pass\n"
+    path = tmp_path / "nb.py"
+    path.write_text(script, encoding="utf-8")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_code_cell("while True:\n    pass")])
+    with pytest.raises(Exception) as caught:
+        nbclient.NotebookClient(nb, timeout=2, kernel_name="python3").execute()
+    exc = caught.value
+    expect(jupyter.is_cell_error(exc), "nbclient", f"a cell past its limit no longer raises CellTimeoutError ({type(exc).__name__})")
+    found = jupyter.notebook_cell_message(exc, str(path), "docs/nb.py")
+    expect((found.path, found.line, found.problem) == ("docs/nb.py", 5, "notebook cell ran past its time limit, 2 s, and was stopped"),
+           "nbclient", f"nbclient's message of a cell past its limit no longer reads as compat/jupyter.py parses it:\n{str(exc)[:400]}")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from journal_tools.core.code import figures
+from journal_tools.core.page.limits import Limit
 from journal_tools.core.record.inputs import Record
 
 SVG = '<svg role="img" aria-label="{label}"><title>{label}</title>{{}}</svg>'
@@ -107,3 +108,12 @@ def test_serve_shows_the_last_drawing_of_a_changed_figure_and_keeps_nothing_stal
     assert served == first and stale == {"figmod.draw": first["figmod.draw"]}  # left for the redraw
     monkeypatch.undo()
     assert "second drawing" in _prepare(snippets)["figmod.draw"]  # a build afterwards draws the new one
+
+
+def test_a_figure_that_never_returns_fails_at_its_line_naming_the_loop(snippets, monkeypatch):
+    monkeypatch.chdir(snippets.parent)  # as the build runs: the loop's file is named from the journal's root
+    (snippets / "spin.py").write_text("def draw():\n    n = 0\n    while True:\n        n += 1\n", encoding="utf-8")
+    refs = figures.find_figures("# A page\n\n<!-- journal:figure spin.draw | Never drawn. -->\n", "docs/page.md")
+    with pytest.raises(figures.FigureError, match=r"^docs/page\.md:3: spin\.draw\(\) ran past 2 s, the block limit, "
+                                                   r"stopped at snippets/spin\.py:(3|4)$"):
+        figures.prepare(refs, [snippets], Record(snippets.parent), limit=Limit(2, "block_timeout in mkdocs.yml"))

@@ -5,6 +5,7 @@ big stops the strict build at the page's line), and show links and citations as 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from journal_tools.compat import mkdocs_config
 from journal_tools.core.code.parse import parse_page
 from journal_tools.core.code.run import ChainResult
 from journal_tools.core.code.seed_check import run_checked
+from journal_tools.core.page.limits import Limit
 from journal_tools.mkdocs_plugin import download_data
 from journal_tools.mkdocs_plugin.downloads import ReadFile, make
 from journal_tools.testing.downloads import needed, script_problems
@@ -255,3 +257,15 @@ def test_a_file_above_the_limit_fails_the_strict_build_at_the_page_line(tmp_path
 
 
 # -- the notebook's prose --------------------------------------------------------------
+
+def test_a_block_that_never_ends_is_stopped_at_the_page_s_limit(torch_page, tmp_path):
+    path, settings, page = torch_page
+    made = make(path, settings)
+    script, notebook = _written(tmp_path / "out", made, "torch_alone")
+    lines = made.script.split("\n")
+    first = made.placed[0].lines.start - 1
+    lines[first] = "while True: pass  # " + lines[first]  # the same line count: the blocks keep their lines
+    script.write_text("\n".join(lines), encoding="utf-8")
+    short = dataclasses.replace(page, limit=Limit(2, "timeout in docs/torch_alone.md:2"))
+    *_, raised = script_problems(script, made, short, timeout=120)
+    assert f"torch_alone.py:{first + 1}" in raised.where and "TimeoutError: the block ran past 2 s" in raised.message

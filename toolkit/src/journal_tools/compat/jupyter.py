@@ -95,7 +95,7 @@ _CELL_FRAME = re.compile(r"Cell In\[\d+\], line (\d+)")
 
 def cell_error_line(script: str, message: str) -> int | None:
     """Script line of the raising statement: the cell source in nbclient's message, found by text, plus IPython's "Cell In[2], line 3"."""
-    parts = _ANSI.sub("", message).split("\n------------------\n")
+    parts = re.split(r"\n-{18,19}\n", _ANSI.sub("", message))  # 19 dashes around a timed-out cell's preview
     if len(parts) < 2:
         return None
     cell = parts[1].strip("\n")
@@ -111,13 +111,17 @@ def cell_error_line(script: str, message: str) -> int | None:
 
 
 def is_cell_error(exc: BaseException) -> bool:
-    """Is ``exc`` nbclient's ``CellExecutionError``? By class name: nbclient costs 1 s to import, and nbconvert re-exports the class."""
-    return any(cls.__name__ == "CellExecutionError" for cls in type(exc).__mro__)
+    """Is ``exc`` nbclient's ``CellExecutionError`` or ``CellTimeoutError``? By class name: nbclient costs 1 s to import, and nbconvert
+    re-exports the classes."""
+    return any(cls.__name__ in ("CellExecutionError", "CellTimeoutError") for cls in type(exc).__mro__)
 
 
 def notebook_cell_message(exc: Exception, abs_src_path: str, rel: str) -> Mistake:
     """The mistake ``notebooks/x.py:12: notebook cell raised NameError: ...`` for nbclient's CellExecutionError."""
     script = Path(abs_src_path).read_text(encoding="utf-8")
     line = cell_error_line(script, str(exc)) if rel.endswith(".py") else None
+    timed_out = re.search(r"timed out while it was being executed, after (\d+) seconds", str(exc))
+    if timed_out:  # the notebook's execution: timeout:, else the journal's block limit (mkdocs_plugin/notebooks.py)
+        return Mistake(rel, line, f"notebook cell ran past its time limit, {timed_out[1]} s, and was stopped")
     reason = f"{getattr(exc, 'ename', 'error')}: {getattr(exc, 'evalue', '')}".rstrip(": ")
     return Mistake(rel, line, f"notebook cell raised {reason}")

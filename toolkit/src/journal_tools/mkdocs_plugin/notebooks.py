@@ -6,6 +6,7 @@ citations), ``.md`` links resolved to URLs, and an ``.ipynb`` download beside th
 from __future__ import annotations
 
 import html as html_lib
+import math
 import posixpath
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from urllib.parse import urlsplit
 
 from journal_tools.compat import jupyter
 from journal_tools.core.markup import citations
+from journal_tools.core.page import limits
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import downloads, nbids
 
@@ -95,15 +97,6 @@ def install_markdown(settings: Settings) -> None:
                 config.ExecutePreprocessor.extra_arguments = [f"--IPKernelApp.exec_lines={start!r}"]
                 super().__init__(*args, config=config, **kwargs)
 
-            def from_notebook_node(self, nb, resources=None, **kwargs):
-                """Execute in a fresh empty folder (nbclient starts the kernel in ``resources["metadata"]["path"]``)."""
-                from journal_tools.core.code.run import fresh_folder
-
-                resources = dict(resources or {})
-                with fresh_folder() as folder:
-                    resources["metadata"] = {**resources.get("metadata", {}), "path": str(folder)}
-                    return super().from_notebook_node(nb, resources, **kwargs)
-
             @pass_context  # as nbconvert's own filter: Jinja passes the cell's context
             def markdown2html(self, context, source):
                 """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
@@ -111,9 +104,33 @@ def install_markdown(settings: Settings) -> None:
                     self._md = settings.markdown(options={citations.listed_name(settings.mdx_configs): {"reference_list": False}})
                 return self._md.reset().convert(source)
 
+            def from_notebook_node(self, nb, resources=None, **kwargs):
+                """Each cell executed under the notebook's limit (nbclient has none: a looping cell hung the build for ever), in a fresh
+                empty folder (nbclient starts the kernel in ``resources["metadata"]["path"]``)."""
+                from journal_tools.core.code.run import fresh_folder
+
+                for preprocessor in self._preprocessors:
+                    if type(preprocessor).__name__ == "ExecutePreprocessor":
+                        preprocessor.timeout = math.ceil(_cell_limit(nb.metadata, settings))
+                resources = dict(resources or {})
+                with fresh_folder() as folder:
+                    resources["metadata"] = {**resources.get("metadata", {}), "path": str(folder)}
+                    return super().from_notebook_node(nb, resources, **kwargs)
+
         return SiteMarkdownExporter
 
     jupyter.replace_exporter(site_markdown_exporter)
+
+
+def _cell_limit(metadata: dict, settings: Settings) -> float:
+    """The notebook's ``execution: timeout:``, else the journal's block limit (a bad value is the notebook's page test's to report)."""
+    execution = metadata.get("execution")
+    if isinstance(execution, dict) and "timeout" in execution:
+        try:
+            return limits.seconds(execution["timeout"])
+        except ValueError:
+            pass
+    return settings.block_timeout.seconds
 
 
 # -- 3. links ----------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -174,7 +175,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         if refs:
-            self.figure_svgs = (self.draw_figures or figures.prepare)(refs, list(self.settings.snippet_dirs), self.record)
+            draw = self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout)
+            self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
                     checks.add(mistake, f"{mistake.path}::figures")

@@ -42,10 +42,18 @@ from journal_tools.mkdocs_plugin.downloads import Download, Placed
 from journal_tools.testing import isolated_python
 
 RUNNER = r'''
-import ast, contextlib, io, json, sys, traceback
+import ast, contextlib, io, json, signal, sys, traceback
 
-path, ranges_file, out_file = sys.argv[1:4]
+path, ranges_file, out_file, seconds = sys.argv[1:5]
 ranges = json.load(open(ranges_file, encoding="utf-8"))
+
+
+def stop(signum, frame):  # a page block's time limit, as its page test has it
+    raise TimeoutError(f"the block ran past {float(seconds):g} s, its time limit")
+
+
+signal.signal(signal.SIGALRM, stop)
+block = None
 tree = ast.parse(open(path, encoding="utf-8").read(), path)
 namespace = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
 printed = [""] * len(ranges)
@@ -59,6 +67,9 @@ def owner(line):
 for node in tree.body:
     index = owner(node.lineno)
     out = io.StringIO() if index is not None else sys.stdout
+    if index != block:
+        block = index
+        signal.setitimer(signal.ITIMER_REAL, float(seconds) if index is not None else 0)
     try:
         with contextlib.redirect_stdout(out):
             exec(compile(ast.Module([node], []), path, "exec"), namespace)
@@ -96,7 +107,8 @@ def needed(script: str) -> list[str]:
 
 
 def script_problems(script: Path, download: Download, page: Page, timeout: float = 600) -> list[Problem]:
-    """Run the .py alone in an empty folder, in a fresh process seeing only its header's names; a message per output not reproduced."""
+    """Run the .py alone in an empty folder, in a fresh process seeing only its header's names, each block under the page's block limit
+    (``timeout``: the whole run's); a message per output not reproduced."""
     shown = f"{script.parent.name}/{script.name}"  # downloads/<entry>.py, as the site serves it
     with tempfile.TemporaryDirectory(prefix="download-") as tmp, \
             tempfile.TemporaryDirectory(prefix="download-run-") as run_dir:
@@ -109,7 +121,7 @@ def script_problems(script: Path, download: Download, page: Page, timeout: float
             isolated_python.only(needed(alone.read_text(encoding="utf-8")), sites)
         except importlib.metadata.PackageNotFoundError as exc:
             return [Problem(f"{shown}:1", None, f"the header names a distribution not installed here: {exc}")]
-        run = subprocess.run([*isolated_python.command(sites, RUNNER), str(alone), str(ranges), str(out)],
+        run = subprocess.run([*isolated_python.command(sites, RUNNER), str(alone), str(ranges), str(out), str(page.limit.seconds)],
                              cwd=tmp, capture_output=True, text=True, timeout=timeout)
         if not out.is_file():
             return [Problem(f"{shown}:1", None, f"the script did not run to the end (exit {run.returncode}):\n{run.stderr[-3000:]}")]

@@ -68,13 +68,24 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """The test's call, watched for a loop an earlier test was stopped in (testing/time_limits.py)."""
+    watcher = time_limits.watching(item.config)
+    if watcher is not None:
+        watcher.item = item
+    try:
+        return (yield)
+    finally:
+        if watcher is not None:
+            watcher.item = None
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """A test pytest-timeout stopped: its report names the journal lines that were running (testing/time_limits.py)."""
     report = yield
     if report.failed and call.excinfo is not None:
-        stopped = time_limits.stopped_report(item, call.excinfo)
-        if stopped is not None:
-            report.longrepr = stopped
+        time_limits.shape_report(item, call.excinfo, report)
     return report
 
 

@@ -9,11 +9,20 @@ limit (``block_timeout`` in mkdocs.yml, 60 s), the limit its page blocks run und
 pytest-timeout says only ``Timeout (>60.0s) from pytest-timeout.``; the report made here names the test's
 file and line, the journal line that was running when it was stopped, and the journal lines below it
 (files of the journal: not a library's, not the toolkit's).
+
+One mistake, one failure: the function a test was stopped in is noted (pytest's cache, shared by xdist's
+workers); a later test of the run that stays in one call of it for ``SAME_LOOP_SECONDS`` is stopped then
+and skips, naming the test that failed there, instead of running to its own limit.
 """
 
 from __future__ import annotations
 
 import re
+import signal
+import sys
+import threading
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -21,11 +30,16 @@ import pytest
 import journal_tools
 from journal_tools.pagetest import state
 
-__all__ = ["limit_tests", "stopped_report"]
+__all__ = ["Watcher", "limit_tests", "shape_report", "watching"]
 
 _STOPPED = re.compile(r"Timeout \(>(?P<seconds>[\d.]+)s\) from pytest-timeout")
 _SET_BY_US = pytest.StashKey[str]()  # where this plugin took a test's limit from
 _TOOLKIT = Path(journal_tools.__file__).resolve().parent
+SAME_LOOP_SECONDS = 10
+_CACHE_KEY = "journal_tools/stopped_in"  # {"run": id, "functions": {"file:first line": test id}}
+_RUN = pytest.StashKey[str]()
+_NOTED = pytest.StashKey[dict]()  # _CACHE_KEY's value where pytest's cache is off
+_WATCHER = pytest.StashKey["Watcher"]()
 
 
 def limit_tests(config, items) -> None:
@@ -40,34 +54,129 @@ def limit_tests(config, items) -> None:
             item.stash[_SET_BY_US] = limit.where
 
 
+def _journal_file(root: Path, filename: str) -> str | None:
+    """``filename`` relative to the journal, or None for a library's, the toolkit's or .venv's."""
+    path = Path(filename).resolve()
+    if root not in path.parents or _TOOLKIT in path.parents:
+        return None
+    rel = path.relative_to(root)
+    return None if any(part.startswith(".") or part == "site-packages" for part in rel.parts) else rel.as_posix()
+
+
 def _journal_lines(root: Path, traceback) -> list[tuple[str, int, str, str]]:
     """(file, line, function, source) of each frame in a file of the journal, outermost first."""
     lines = []
     for entry in traceback:
-        path = Path(entry.path).resolve()
-        if root not in path.parents or _TOOLKIT in path.parents:
-            continue
-        rel = path.relative_to(root)
-        if any(part.startswith(".") or part == "site-packages" for part in rel.parts):
-            continue  # .venv/, a library
-        source = entry.statement.lines[0].strip() if entry.statement.lines else ""
-        lines.append((rel.as_posix(), entry.lineno + 1, entry.name, source))
+        rel = _journal_file(root, str(entry.path))
+        if rel is not None:
+            source = entry.statement.lines[0].strip() if entry.statement.lines else ""
+            lines.append((rel, entry.lineno + 1, entry.name, source))
     return lines
 
 
-def stopped_report(item, excinfo) -> str | None:
-    """``<test file>:<line>: stopped after 60 s at snippets/x.py:42 (in f) ...`` with the journal lines below, for a
-    test pytest-timeout stopped; None for any other failure."""
+def _function(root: Path, frame) -> tuple[str, object] | None:
+    """(``file:first line`` of the innermost journal function running in ``frame``'s stack, its frame), or None."""
+    while frame is not None:
+        rel = _journal_file(root, frame.f_code.co_filename)
+        if rel is not None:
+            return f"{rel}:{frame.f_code.co_firstlineno}", frame
+        frame = frame.f_back
+    return None
+
+
+def run_id(config) -> str:
+    """One id for the whole run, the same in every xdist worker."""
+    if _RUN not in config.stash:
+        config.stash[_RUN] = getattr(config, "workerinput", {}).get("testrunuid") or uuid.uuid4().hex
+    return config.stash[_RUN]
+
+
+def _stopped_in(config) -> dict[str, str]:
+    """{function: the test of this run stopped in it}."""
+    cache = getattr(config, "cache", None)
+    noted = cache.get(_CACHE_KEY, {}) if cache is not None else config.stash.get(_NOTED, {})
+    return noted.get("functions", {}) if noted.get("run") == run_id(config) else {}
+
+
+def _note_stopped_in(config, function: str, nodeid: str) -> None:
+    noted = {"run": run_id(config), "functions": {**_stopped_in(config), function: nodeid}}
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        cache.set(_CACHE_KEY, noted)
+    else:
+        config.stash[_NOTED] = noted
+
+
+class Watcher(threading.Thread):
+    """Stops the running test (pytest-timeout's SIGALRM handler) once it has stayed in one call of a function an earlier test of
+    the run was stopped in for ``_grace`` seconds."""
+
+    def __init__(self, config):
+        super().__init__(name="journal-tools same-loop watcher", daemon=True)
+        self.config, self.item, self.main = config, None, threading.main_thread().ident
+        self.root = config.rootpath.resolve()
+
+    def run(self) -> None:
+        """Look four times a second."""
+        seen, since = None, 0.0
+        while True:
+            time.sleep(0.25)
+            item = self.item
+            found = _function(self.root, sys._current_frames().get(self.main)) if item is not None else None
+            failed = _stopped_in(self.config).get(found[0]) if found is not None else None
+            if failed is None or failed == item.nodeid:
+                seen = None
+                continue
+            if seen is not found[1]:
+                seen, since = found[1], time.monotonic()
+            elif time.monotonic() - since >= _grace(item) and callable(signal.getsignal(signal.SIGALRM)):
+                self.item = seen = None  # pytest-timeout's signal handler is set: it stops the test, shape_report makes it a skip
+                signal.pthread_kill(self.main, signal.SIGALRM)
+
+
+def _grace(item) -> float:
+    """How long a test may stay in a call of a function an earlier test was stopped in: SAME_LOOP_SECONDS, within half its own limit."""
+    marker = item.get_closest_marker("timeout")
+    return min(SAME_LOOP_SECONDS, marker.args[0] / 2) if marker is not None and marker.args else SAME_LOOP_SECONDS
+
+
+def watching(config) -> Watcher | None:
+    """The run's watcher (started on first use), in a journal's run only."""
+    if state.settings(config) is None:
+        return None
+    if _WATCHER not in config.stash:
+        config.stash[_WATCHER] = Watcher(config)
+        config.stash[_WATCHER].start()
+    return config.stash[_WATCHER]
+
+
+def shape_report(item, excinfo, report) -> None:
+    """A test pytest-timeout stopped: its report names the journal lines it was running; one stopped in a function an earlier test
+    of the run failed in skips, naming that test (one mistake, one failure)."""
     m = _STOPPED.search(str(excinfo.value))
     if m is None:
-        return None
+        return
     root = item.config.rootpath.resolve()
-    lines = _journal_lines(root, excinfo.traceback)
+    innermost = _function(root, excinfo.traceback[-1].frame.raw) if len(excinfo.traceback) else None
+    failed = _stopped_in(item.config).get(innermost[0]) if innermost is not None else None
+    if failed is not None and failed != item.nodeid:
+        report.outcome = "skipped"
+        report.longrepr = (str(item.path), (item.reportinfo()[1] or 0) + 1,
+                           f"Skipped: stopped in {innermost[0]}, where {failed} ran past its time limit")
+        return
+    if innermost is not None:
+        _note_stopped_in(item.config, innermost[0], item.nodeid)
+    text = _stopped_text(item, root, float(m["seconds"]), _journal_lines(root, excinfo.traceback))
+    report.longrepr = text  # pytest's own report field
+
+
+def _stopped_text(item, root: Path, seconds: float, lines: list) -> str:
+    """``<test file>:<line>: stopped after 60 s ... while running snippets/x.py:42 (in f)``, the journal lines below."""
     test_file = item.path.resolve().relative_to(root).as_posix() if root in item.path.resolve().parents else str(item.path)
     in_test = [line for line in lines if line[0] == test_file]
     at_line = in_test[-1][1] if in_test else (item.reportinfo()[1] or 0) + 1
     where = item.stash.get(_SET_BY_US, "pytest-timeout's timeout setting")
-    head = f"{test_file}:{at_line}: stopped after {float(m['seconds']):g} s, the test's time limit ({where})"
+    head = f"{test_file}:{at_line}: stopped after {seconds:g} s, the test's time limit ({where})"
     if not lines:
         return f"{head}, in no file of the journal (a library's or the toolkit's code ran)"
     file, line, name, _ = lines[-1]

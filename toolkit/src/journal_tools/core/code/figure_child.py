@@ -1,15 +1,19 @@
 """The child process that draws build-time figures (``core.code.figures``).
 
-    PYTHONPATH=snippets python -m journal_tools.core.code.figure_child [JOURNAL_ROOT] < targets.json
+    PYTHONPATH=snippets python -m journal_tools.core.code.figure_child [JOURNAL_ROOT [SECONDS]] < targets.json
 
-Reads ``module.function`` targets as JSON; writes ``{target: [svg or "error: ...", what it read]}``.
+Reads ``module.function`` targets as JSON; writes ``{target: [svg or "error: ...", what it read]}``. A figure function
+running past SECONDS (the block limit) is stopped, naming the line it was running.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import os
+import signal
 import sys
+import traceback
 
 from journal_tools.core.code import observe
 
@@ -49,12 +53,29 @@ def _call(target: str) -> str:
     return svg.strip()
 
 
-def observed_calls(targets: list[str], root: str | None) -> dict[str, list]:
-    """{target: [svg or error, what drawing it read inside ``root``]}; a module an earlier target imported counts for every later one."""
+class _TooLong(BaseException):  # not an Exception: a figure function's own ``except Exception`` must not swallow it
+    pass
+
+
+def observed_calls(targets: list[str], root: str | None, seconds: float = 0) -> dict[str, list]:
+    """{target: [svg or error, what drawing it read inside ``root``]}, each stopped past ``seconds`` (0: never); a module an earlier
+    target imported counts for every later one."""
+    def stop(signum, frame):
+        raise _TooLong(f"{seconds:g}")
+
+    signal.signal(signal.SIGALRM, stop)
     out = {}
     for target in targets:
         observe.start(root)
-        svg = call(target)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            svg = call(target)
+        except _TooLong as exc:
+            ours = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__ and "site-packages" not in f.filename]
+            at = f", stopped at {os.path.relpath(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""  # the build runs in the root
+            svg = f"error: {target}() ran past {exc} s, the block limit{at}"
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         out[target] = [svg, observe.finish()]
     return out
 
@@ -62,7 +83,8 @@ def observed_calls(targets: list[str], root: str | None) -> dict[str, list]:
 def main() -> int:
     """Draw every target read from stdin; print the JSON result."""
     targets = json.load(sys.stdin)
-    json.dump(observed_calls(targets, sys.argv[1] if len(sys.argv) > 1 else None), sys.stdout)
+    args = sys.argv[1:]
+    json.dump(observed_calls(targets, (args[0] if args else "") or None, float(args[1]) if len(args) > 1 else 0), sys.stdout)
     return 0
 
 

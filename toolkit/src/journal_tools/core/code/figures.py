@@ -7,6 +7,7 @@ never imports snippet code and serve draws what is saved; each SVG is kept in th
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import os
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.fences import inside_fence, scan
+from journal_tools.core.page.limits import Limit
 from journal_tools.core.record.inputs import Inputs, Record, environment
 
 __all__ = ["KIND", "FigureError", "FigureRef", "draw", "draw_in", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
@@ -62,21 +64,26 @@ def find_figures(text: str, path: str) -> list[FigureRef]:
     return refs
 
 
-def draw(targets: list[str], dirs: list[Path], root: Path | None = None) -> dict[str, tuple[str, dict | None]]:
-    """Call each figure function in one child process; {target: (svg or ``error: ...`` text, what it read or None)}."""
+def draw(targets: list[str], dirs: list[Path], root: Path | None = None,
+         limit: Limit | None = None) -> dict[str, tuple[str, dict | None]]:
+    """Call each figure function in one child process, ``limit`` each; {target: (svg or ``error: ...`` text, what it read or None)}."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
-    proc = subprocess.run(
-        [sys.executable, "-m", "journal_tools.core.code.figure_child", *([str(root)] if root is not None else [])],
-        input=json.dumps(targets), capture_output=True, text=True, env=env,
-    )
+    # The child stops each figure function at the limit (a loop in a snippet must not hang the build); this, a child that hangs.
+    seconds = None if limit is None else limit.seconds * len(targets) + 60
+    limit_args = [str(root or ""), str(limit.seconds)] if limit is not None else [str(root)] if root is not None else []
+    try:
+        proc = subprocess.run([sys.executable, "-m", "journal_tools.core.code.figure_child", *limit_args],
+                              input=json.dumps(targets), capture_output=True, text=True, env=env, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return {t: (f"error: {limit.ran_past('drawing of the figures')}; one of them did not return", None) for t in targets}
     if proc.returncode != 0:
         return {t: (f"error: the figure process failed: {proc.stderr.strip()[-400:]}", None) for t in targets}
     return {t: (svg, read) for t, (svg, read) in json.loads(proc.stdout).items()}
 
 
 def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
-            stale: dict[str, str] | None = None) -> dict[str, str]:
+            stale: dict[str, str] | None = None, limit: Limit | None = None) -> dict[str, str]:
     """Every figure of ``refs`` as SVG (``error: ...`` for one that failed: :func:`mistakes`), from the record or drawn (misses in one
     ``draw_with`` call). ``stale`` (make serve): last build's SVGs, served for a miss and left to redraw after the build."""
     targets = sorted({r.target for r in refs})
@@ -93,7 +100,8 @@ def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw
         stale.clear()
         stale.update(deferred)
     missing = [t for t in missing if t not in deferred]
-    drawn = (draw_with or draw)(missing, dirs, record.root if record is not None else None) if missing else {}
+    draw_missing = draw_with or functools.partial(draw, limit=limit)
+    drawn = draw_missing(missing, dirs, record.root if record is not None else None) if missing else {}
     svgs = {t: svg for t, (svg, _) in drawn.items()} | deferred
     for target in targets:
         found.setdefault(target, svgs.get(target, "error: not drawn"))
