@@ -114,6 +114,7 @@ def test_a_figure_that_never_returns_fails_at_its_line_naming_the_loop(snippets,
     monkeypatch.chdir(snippets.parent)  # as the build runs: the loop's file is named from the journal's root
     (snippets / "spin.py").write_text("def draw():\n    n = 0\n    while True:\n        n += 1\n", encoding="utf-8")
     refs = figures.find_figures("# A page\n\n<!-- journal:figure spin.draw | Never drawn. -->\n", "docs/page.md")
-    with pytest.raises(figures.FigureError, match=r"^docs/page\.md:3: spin\.draw\(\) ran past 2 s, the block limit, "
-                                                   r"stopped at snippets/spin\.py:(3|4)$"):
-        figures.prepare(refs, [snippets], Record(snippets.parent), limit=Limit(2, "block_timeout in mkdocs.yml"))
+    svgs = figures.prepare(refs, [snippets], Record(snippets.parent), limit=Limit(2, "block_timeout in mkdocs.yml"))
+    (mistake,) = figures.mistakes(refs, svgs, snippets.parent)
+    assert re.match(r"^docs/page\.md:3: spin\.draw\(\) ran past 2 s, the block limit, stopped at snippets/spin\.py:(3|4)$",
+                    str(mistake)), str(mistake)
