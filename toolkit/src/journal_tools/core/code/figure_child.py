@@ -8,6 +8,7 @@ running past SECONDS (the block limit) is stopped, naming the line it was runnin
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -19,14 +20,23 @@ from journal_tools.core.code import observe
 
 __all__ = ["call"]
 
+_TOOLKIT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # journal_tools/: never the line to name
+
 
 def call(target: str) -> str:
     """The SVG drawn by ``target``, or ``error: <why>``: in a fresh empty folder, every generator seeded, as a page's blocks run."""
+    with _as_a_page():
+        return _call(target)
+
+
+@contextlib.contextmanager
+def _as_a_page():
+    """A page's start: a fresh empty folder, every generator seeded (core/code/run.py), before the figure function's time starts."""
     from journal_tools.core.code.run import fresh_folder, reset_global_state
 
     with fresh_folder():
         reset_global_state()
-        return _call(target)
+        yield
 
 
 def _call(target: str) -> str:
@@ -67,15 +77,18 @@ def observed_calls(targets: list[str], root: str | None, seconds: float = 0) -> 
     out = {}
     for target in targets:
         observe.start(root)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        try:
-            svg = call(target)
-        except _TooLong as exc:
-            ours = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename != __file__ and "site-packages" not in f.filename]
-            at = f", stopped at {os.path.relpath(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""  # the build runs in the root
-            svg = f"error: {target}() ran past {exc} s, the block limit{at}"
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        with _as_a_page():
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            try:
+                svg = _call(target)
+            except _TooLong as exc:
+                ours = [f for f in traceback.extract_tb(exc.__traceback__)
+                        if not f.filename.startswith((_TOOLKIT, sys.prefix, sys.base_prefix)) and "site-packages" not in f.filename]
+                # named from the journal's root, where the build runs
+                at = f", stopped at {os.path.relpath(ours[-1].filename, root or None)}:{ours[-1].lineno}" if ours else ""
+                svg = f"error: {target}() ran past {exc} s, the block limit{at}"
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
         out[target] = [svg, observe.finish()]
     return out
 
