@@ -74,7 +74,7 @@ class Sandbox:
     # -- what the page tests and make serve call ------------------------------------
 
     def run_chain(self, page, steps, result, update: list | None = None, *, snippet_dirs=(), cancelled=None,
-                  root: Path | None = None) -> None:
+                  root: Path | None = None, seed_check: bool = True) -> None:
         """``core.run.run_chain`` in the worker; a block that fails, runs past the limit or ends the worker is a BlockError at its line
         (``cancelled``, ``root``: :meth:`call`)."""
         from journal_tools.core.code.run import BlockError, part_origin, synthetic_name
@@ -84,7 +84,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:  # updates are returned, the worker writes no page
-            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None), page.limit, units,
+            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              root=root, observed=result.observed)
         except Stopped as stop:
