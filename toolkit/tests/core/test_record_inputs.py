@@ -170,6 +170,34 @@ def test_a_post_s_tests_read_the_authors_file_too(journal):
     assert read_by_tests(post, settings) == ["docs/blog/posts/p.md", "docs/blog/.authors.yml", "mkdocs.yml"]
 
 
+def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_edit(journal, monkeypatch):
+    """The build's downloads carry what the page's code was seen to read: after a prose edit its chains' records (kept under
+    their code) still say, so nothing runs; after a code edit they do not, and the code runs to be watched."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import CHAIN, chain_key
+    from journal_tools.core.record.code_reads import files_read
+
+    monkeypatch.delenv("FRESH", raising=False)
+    settings, write = journal
+    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
+    page = write("p.md", "# P\n\nProse.\n\n```python\nprint(1)\n```\n")
+    parsed = parse_page(page, settings)
+    record = Record(settings.root)
+    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps),
+                  Inputs.observe(["snippets/data.txt"], root=settings.root))
+    ran = []
+
+    def run(path):
+        ran.append(path)
+        return {"files": {}, "folders": {}}
+
+    write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(1)\n```\n")
+    assert files_read(record, page, settings, run=run) == [Path("snippets/data.txt")] and not ran
+    write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(2)\n```\n")
+    files_read(record, page, settings, run=run)
+    assert ran == [page]
+
+
 # -- the badge ------------------------------------------------------------------------------------
 
 def test_badge_says_what_ran_only_when_a_record_holds():

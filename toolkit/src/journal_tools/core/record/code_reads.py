@@ -20,7 +20,7 @@ KIND = "code reads"
 def files_read(record: Record, path: Path, settings: Settings, *, run=None) -> list[Path]:
     """Data files page ``path``'s code reads; ``run(path)`` observes a run when no record holds; None (make serve): newest observation."""
     rel, key = settings.rel(path), environment()
-    held = record.held(PAGE, rel, key) or record.held(KIND, rel, key)
+    held = record.held(PAGE, rel, key) or record.held(KIND, rel, key) or _chains_held(record, path, settings)
     if held is None and run is not None:
         read = Inputs.observe(read_by_tests(path, settings), root=settings.root)
         seen = run(path)
@@ -59,3 +59,24 @@ def observed_run(sandbox, settings: Settings):
         return seen
 
     return run
+
+
+def _chains_held(record: Record, path: Path, settings: Settings) -> tuple[Inputs, dict] | None:
+    """What the page's code read, from its chains' records (``core.judge``: kept under their code, so a prose edit keeps them) when
+    every chain has one that holds; else None."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import CHAIN, chain_key
+    from journal_tools.core.mistake import Mistake
+
+    try:
+        page = parse_page(path, settings)
+    except Mistake:  # the page tests name it
+        return None
+    chains = [page.steps] if page.mode == "page" else [[s] for s in page.steps]
+    read = Inputs()
+    for steps in chains:
+        held = record.held(CHAIN, f"{settings.rel(path)}#{page.steps.index(steps[0])}", chain_key(page, steps)) if steps else None
+        if held is None:
+            return None
+        read |= held[0]
+    return read, {}
