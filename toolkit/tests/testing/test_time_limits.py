@@ -34,3 +34,20 @@ def test_a_looping_snippet_fails_one_test_at_the_block_limit_naming_the_loop(pyt
     # the test that failed there.
     assert "stopped in snippets/spin.py:1, where tests/test_spin.py::test_spin ran past its time limit" in out, out[-2000:]
     result.assert_outcomes(passed=1, failed=1, skipped=1)
+
+
+def test_a_snippet_module_looping_at_import_is_one_collection_error_at_the_block_limit(pytester):
+    """pytest-timeout limits a test's run, not its module's import: a snippet module whose own code loops hung the run for good."""
+    pytester.makefile(".yml", mkdocs=CONFIG)
+    pytester.makeini("[pytest]\npythonpath = snippets\ntimeout = 900\naddopts = -p no:codeblocks -p no:randomly\n")
+    for folder in ("docs", "snippets", "tests"):
+        pytester.mkdir(folder)
+    (pytester.path / "snippets" / "spin.py").write_text(SNIPPET + "\n\nSPUN = spin()\n", encoding="utf-8")
+    (pytester.path / "tests" / "test_spin.py").write_text(TEST, encoding="utf-8")
+    (pytester.path / "tests" / "test_other.py").write_text("def test_other():\n    pass\n", encoding="utf-8")
+    result = pytester.runpytest_subprocess("tests", "-n", "2", timeout=120)  # as make test: both workers collect, the run goes on
+    out = result.stdout.str()
+    assert re.search(r"importing it ran past 4 s, the block limit \(block_timeout in mkdocs\.yml\), while running "
+                     r"snippets/spin\.py:(3|4) \(in spin\)", out), out[-2000:]
+    assert "<frozen" not in out
+    result.assert_outcomes(passed=1, errors=1)  # the other module collected and ran; the error once, not once a worker

@@ -81,6 +81,13 @@ def pytest_runtest_call(item):
 
 
 @pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector):
+    """Importing a journal's test module runs its snippets' module code: under the block limit too (testing/time_limits.py)."""
+    with time_limits.collection_limit(collector):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """A test pytest-timeout stopped: its report names the journal lines that were running (testing/time_limits.py)."""
     report = yield

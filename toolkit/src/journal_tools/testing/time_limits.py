@@ -17,6 +17,7 @@ and skips, naming the test that failed there, instead of running to its own limi
 
 from __future__ import annotations
 
+import contextlib
 import re
 import signal
 import sys
@@ -30,7 +31,7 @@ import pytest
 import journal_tools
 from journal_tools.pagetest import state
 
-__all__ = ["Watcher", "limit_tests", "shape_report", "watching"]
+__all__ = ["CollectionPastLimit", "Watcher", "collection_limit", "limit_tests", "shape_report", "watching"]
 
 _STOPPED = re.compile(r"Timeout \(>(?P<seconds>[\d.]+)s\) from pytest-timeout")
 _SET_BY_US = pytest.StashKey[str]()  # where this plugin took a test's limit from
@@ -55,7 +56,9 @@ def limit_tests(config, items) -> None:
 
 
 def _journal_file(root: Path, filename: str) -> str | None:
-    """``filename`` relative to the journal, or None for a library's, the toolkit's or .venv's."""
+    """``filename`` relative to the journal, or None for a library's, the toolkit's, .venv's or Python's own (``<frozen ...>``)."""
+    if filename.startswith("<"):
+        return None
     path = Path(filename).resolve()
     if root not in path.parents or _TOOLKIT in path.parents:
         return None
@@ -182,3 +185,41 @@ def _stopped_text(item, root: Path, seconds: float, lines: list) -> str:
     file, line, name, _ = lines[-1]
     stack = "\n".join(f"  {f}:{n} in {fn}: {src}" for f, n, fn, src in reversed(lines))
     return f"{head}, while running {file}:{line} (in {name})\nthe journal lines running, innermost first:\n{stack}"
+
+
+class CollectionPastLimit(Exception):
+    """Importing a test module ran past the block limit (a loop in a snippet module's own code): the module's collection error."""
+
+
+@contextlib.contextmanager
+def collection_limit(collector):
+    """A journal's Python test module collected under the block limit: pytest-timeout limits a test's run, not the import of its
+    module, where a loop in a snippet module's top-level code hung ``make test`` for good. Past it, one collection error names the
+    journal line that was running and the journal lines below it; the run goes on."""
+    settings = state.settings(collector.config) if isinstance(collector, pytest.Module) else None
+    if settings is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    limit, root = settings.block_timeout, collector.config.rootpath.resolve()
+
+    def stop(signum, frame):
+        lines = []
+        while frame is not None:
+            rel = _journal_file(root, frame.f_code.co_filename)
+            if rel is not None:
+                lines.append((rel, frame.f_lineno, frame.f_code.co_name))
+            frame = frame.f_back
+        head = f"importing it ran past {limit.seconds:g} s, the block limit ({limit.where})"
+        if lines:
+            file, line, name = lines[0]
+            head += f", while running {file}:{line} (in {name})\nthe journal lines running, innermost first:\n"
+            head += "\n".join(f"  {f}:{n} in {fn}" for f, n, fn in lines)
+        raise CollectionPastLimit(head)
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, limit.seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
