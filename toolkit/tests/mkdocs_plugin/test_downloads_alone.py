@@ -269,3 +269,12 @@ def test_a_block_that_never_ends_is_stopped_at_the_page_s_limit(torch_page, tmp_
     short = dataclasses.replace(page, limit=Limit(2, "timeout in docs/torch_alone.md:2"))
     *_, raised = script_problems(script, made, short, timeout=120)
     assert f"torch_alone.py:{first + 1}" in raised.where and "TimeoutError: the block ran past 2 s" in raised.message
+
+
+def test_a_file_read_before_and_gone_now_is_the_page_s_mistake_not_the_build_s(data_page):
+    """make serve carries what the newest run read: a data file renamed away since must not stop every page's build."""
+    path, settings, _ = data_page
+    gone = settings.root / "snippets" / "data" / "sample.txt"
+    gone.rename(gone.with_name("renamed.txt"))
+    made = make(path, settings, READ)
+    assert "journal_file('snippets/data/weights.bin'" in made.script and "journal_file('snippets/data/sample.txt'" not in made.script
