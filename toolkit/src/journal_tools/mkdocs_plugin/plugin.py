@@ -19,7 +19,7 @@ from mkdocs.utils import get_relative_url
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
-from journal_tools.core.markup import citations, formula_glyphs, markdown_math
+from journal_tools.core.markup import citations, crossrefs, formula_glyphs, markdown_math
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page import includes, limits
@@ -41,6 +41,7 @@ from journal_tools.mkdocs_plugin import (
     preview,
     published_address,
     search_text,
+    series,
     site_assets,
     slim,
 )
@@ -156,6 +157,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
         self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
         self.failed_renders: set[Path] = set()  # make serve: pages served under their panel, never under a "Verified" badge
+        self.reference_problems: dict[str, Mistake] = {}  # a page's unresolved reference, by source: its render fails with it
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -174,6 +176,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
+        self.series, problems = series.collect(self.settings)
+        for mistake, test in problems:  # make build: with the other mistakes; make serve: the page breaks alone, under its panel
+            if self.page_mistake is None:
+                checks.add(mistake, test)
+            else:
+                self.page_mistake(self.settings.root / mistake.path, mistake)
+                self.failed_renders.add(self.settings.root / mistake.path)  # never under a "Verified" badge
+        for index in self.series.index_files(config):
+            files.append(index)
         if refs:
             draw = self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout)
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
@@ -227,6 +238,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
         def checked_render(config, files):
+            problem = self.reference_problems.pop(page.file.src_uri, None)
+            if problem is not None:
+                return self._render_failed(page, problem, f"{rel}::render")
             try:
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
@@ -273,7 +287,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
         if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
             markdown = includes.without_failing_includes(markdown, self.settings)
-        if not self.figure_svgs:
+        if page.file.abs_src_path and not notebooks.is_notebook_page(page):
+            rel, source = self.settings.rel(page.file.abs_src_path), _source(page) or ""
+            first_line = source.count("\n", 0, len(source) - len(markdown)) + 1 if source.endswith(markdown) else 1
+            try:
+                markdown = crossrefs.resolve(markdown, rel, self.settings.root, first_line)
+            except crossrefs.ReferenceProblem as exc:  # the page's render fails with it (on_pre_page's checked_render)
+                self.reference_problems[page.file.src_uri] = exc
+        if not self.figure_svgs or not page.file.abs_src_path:  # a generated page (a series index) has no figures
             return markdown
         try:
             return figures.expand_figures(markdown, self.figure_svgs, self.settings.rel(page.file.abs_src_path))
@@ -298,6 +319,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if is_post:
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
             preview.describe(page, html, self.settings, config.site_name)
+        part = self.series.part(self.settings.rel(src)) if src is not None else None
+        if part is not None:  # under the title (and the badge, added after it), and at the end
+            html = verified.add_badge(html, self.series.box(part, page, files)) + self.series.pager(part, page, files)
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)
