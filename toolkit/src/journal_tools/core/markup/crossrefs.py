@@ -59,7 +59,7 @@ def labels(markdown: str, path: str, first_line: int = 1) -> dict[str, Label]:
     found: dict[str, Label] = {}
     counts = dict.fromkeys(SHOWN, 0)
     lines = markdown.split("\n")
-    for i, line in _outside_code(lines, keep_openings=True):
+    for i, line in _outside_code(lines):
         m = _EQ.search(line) or _FIG.match(line) or _LST.match(line)
         if m is None:
             continue
@@ -80,8 +80,8 @@ def resolve(markdown: str, path: str, root: Path, first_line: int = 1) -> str:
     own = labels(markdown, path, first_line)
     others: dict[str, tuple[str, dict[str, Label]]] = {}
     lines = markdown.split("\n")
-    for i, line in _outside_code(lines, keep_openings=False):
-        if "@" in line:
+    for i, line in _outside_code(lines):
+        if "@" in line and not _LST.match(line):
             lines[i] = _REF.sub(lambda m, n=first_line + i: _reference(m, path, n, own, others, root), line)
         m = _FIG.match(line) or _LST.match(line)
         if m is not None:
@@ -89,13 +89,13 @@ def resolve(markdown: str, path: str, root: Path, first_line: int = 1) -> str:
     return "\n".join(lines)
 
 
-def _outside_code(lines: list[str], *, keep_openings: bool):
-    """(index, line) of each line not inside a code fence (a fence's opening line kept if ``keep_openings``: its label)."""
+def _outside_code(lines: list[str]):
+    """(index, line) of each line not inside a code fence, but for each fence's opening line (its label)."""
     try:
         fences = scan(lines)
     except FenceError:  # an unclosed fence: the page tests name it
         fences = []
-    fenced = inside_fence(fences) - ({f.start for f in fences} if keep_openings else set())
+    fenced = inside_fence(fences) - {f.start for f in fences}
     return ((i, line) for i, line in enumerate(lines) if i not in fenced)
 
 
