@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from journal_tools.core.page import series
