@@ -38,6 +38,6 @@ def test_the_series_index_lists_the_parts_in_order(fixture_build):
 
 def test_the_fixture_entry_numbers_its_equation_and_figure(fixture_build):
     entry = (fixture_build.site / "blog/2025/07/27/fixture-entry/index.html").read_text(encoding="utf-8")
-    assert 'Each row of <a href="#eq-weights">(1)</a> sums to 1; <a href="#fig-square">Figure 1</a> is drawn' in entry
+    assert '<p>Each row of <a href="#eq-weights">(1)</a> sums to 1.</p>' in entry
     assert re.search(r'id="eq-weights"[^>]*><math[^>]*>.*<mtext>\(1\)</mtext>', entry, re.S)
     assert '<figure class="journal-figure" id="fig-square">' in entry and "<figcaption>Figure 1: A square" in entry
