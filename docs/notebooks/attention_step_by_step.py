@@ -6,6 +6,8 @@
 #     display_name: Python 3
 #     language: python
 #     name: python3
+#   series: attention-from-scratch
+#   part: 3
 # ---
 
 # %% [markdown]
