@@ -322,7 +322,8 @@ def test_a_broken_include_breaks_only_its_page(tmp_path):
             served.settle(before)
             line = broken.read_text(encoding="utf-8").split("\n").index(new.split("\n")[1] if "\n" in new else new) + 1
             html = _served(served.base + page).decode()
-            assert 'class="journal-run journal-run--failed"' in html and f"{rel}:{line}: " in html and says in html, html[-3000:]
+            assert 'class="journal-run journal-run--failed"' in html and f"<strong>{rel}:{line}</strong>: {says}" in html, html[-3000:]
+            assert re.search(rf"WARNING .*{re.escape(rel)}:{line}: ", log.read_text(encoding="utf-8"))  # and the terminal line
             assert _normalised(_served(served.base)) == (site / "index.html").read_bytes()  # the home page as before
             before = served.ended()
             _edit(broken, new, old)
