@@ -32,8 +32,9 @@ def test_each_part_ends_with_previous_and_next_in_the_series(fixture_build):
 def test_the_series_index_lists_the_parts_in_order(fixture_build):
     index = (fixture_build.site / "series/weights-by-hand/index.html").read_text(encoding="utf-8")
     assert "<p>Softmax weights, first in an entry, then in a notebook.</p>" in index
-    assert re.findall(r'<li><a href="([^"]+)">([^<]+)</a></li>', index) == [
-        ("../../blog/2025/07/27/fixture-entry/", "Fixture entry"), ("../../notebooks/fixture_notebook/", "Fixture notebook")]
+    assert re.findall(r'<li><a href="([^"]+)">([^<]+)</a>([^<]*)</li>', index) == [
+        ("../../blog/2025/07/27/fixture-entry/", "Fixture entry", " · July 27, 2025"),
+        ("../../notebooks/fixture_notebook/", "Fixture notebook", " · a notebook")]
 
 
 def test_the_fixture_entry_numbers_its_equation_and_figure(fixture_build):

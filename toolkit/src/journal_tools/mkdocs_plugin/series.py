@@ -38,7 +38,8 @@ class Series:
             entry = self.declared[name]
             src = f"series/{name}.md"
             lines = [f"# {entry['title']}", "", str(entry.get("description") or ""), ""]
-            lines += [f"{p.number}. [{p.title}]({get_relative_url(self._src(p), src)})" for p in parts]
+            lines += [f"{p.number}. [{p.title}]({get_relative_url(self._src(p), src)})"
+                      + (f" · {p.date:%B} {p.date.day}, {p.date.year}" if p.date else " · a notebook") for p in parts]
             made.append(File.generated(config, src, content="\n".join(lines) + "\n", inclusion=InclusionLevel.NOT_IN_NAV))
         return made
 

@@ -8,6 +8,7 @@ the front matter key's line (of two parts with one number, the one whose path so
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ class Part:
     series_line: int
     part_line: int
     title: str
+    date: dt.date | None = None  # a post's (its creation date), shown on the index page
 
 
 def series_file(settings: Settings) -> Path:
@@ -82,7 +84,10 @@ def part_of(text: str, rel: str, notebook: bool = False) -> Part | None:
                           f"a part of series {name!r} needs `part: N`, its place in the series (1, 2, ...), not {number!r}")
     heading = _HEADING.search(_as_markdown(text) if notebook else frontmatter.body(text))
     title = fm.data.get("title") or (heading["title"] if heading else Path(rel).stem)
-    return Part(rel, name, number, fm.line(f"{prefix}series"), fm.line(f"{prefix}part"), str(title))
+    date = fm.data.get("date")
+    date = date.get("created") if isinstance(date, dict) else date
+    return Part(rel, name, number, fm.line(f"{prefix}series"), fm.line(f"{prefix}part"), str(title),
+                date if isinstance(date, dt.date) else None)
 
 
 def file_of(path: Path, settings: Settings) -> Part | None:
