@@ -11,6 +11,7 @@ def test_the_box_lists_the_parts_and_is_kept_out_of_search(fixture_build):
     entry = (fixture_build.site / "blog/2025/07/27/fixture-entry/index.html").read_text(encoding="utf-8")
     box = re.search(r'<aside class="journal-series"[^>]*data-search-exclude>(.*?)</aside>', entry, re.S)
     assert box, "no series box on the entry"
+    assert entry.index("<!-- more -->") < box.start(), "the box is in the excerpt (it belongs after it, as the feeds show it)"
     assert '<a href="../../../../../series/weights-by-hand/">Weights by hand</a>: part 1 of 2' in box[1]
     assert '<strong aria-current="page">Fixture entry</strong>' in box[1]
     assert '<a href="../../../../../notebooks/fixture_notebook/">Fixture notebook</a>' in box[1]
@@ -27,6 +28,7 @@ def test_each_part_ends_with_previous_and_next_in_the_series(fixture_build):
     assert re.findall(r'<span class="journal-pager__direction">([^<]*)</span><span class="journal-pager__title">([^<]*)',
                       re.search(pager, notebook, re.S)[1]) == [("Previous in the series", "Fixture entry")]
     assert "part 2 of 2" in notebook
+    assert ' rel="' not in re.search(pager, entry, re.S)[0]  # rel=prev/next are the date order's (the journal pager's)
 
 
 def test_the_series_index_lists_the_parts_in_order(fixture_build):

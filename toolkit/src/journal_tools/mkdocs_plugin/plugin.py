@@ -320,8 +320,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
             preview.describe(page, html, self.settings, config.site_name)
         part = self.series.part(self.settings.rel(src)) if src is not None else None
-        if part is not None:  # under the title (and the badge, added after it), and at the end
-            html = verified.add_badge(html, self.series.box(part, page, files)) + self.series.pager(part, page, files)
+        if part is not None:  # the box after the excerpt (a notebook: under its title and badge), the pager at the end
+            separator = self.settings.blog.excerpt_separator if self.settings.blog is not None else None
+            box = self.series.box(part, page, files)
+            html = (html.replace(separator, f"{separator}\n{box}", 1) if separator and separator in html
+                    else verified.add_badge(html, box)) + self.series.pager(part, page, files)
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)

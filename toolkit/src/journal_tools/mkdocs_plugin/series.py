@@ -68,15 +68,16 @@ class Series:
                 f"<p>{heading}: part {part.number} of {len(parts)}</p><ol>{''.join(items)}</ol></aside>")
 
     def pager(self, part: Part, page, files: Files) -> str:
-        """"Previous in the series" and "Next in the series" links, as the journal's pager draws its links."""
+        """"Previous in the series" and "Next in the series" links, as the journal's pager draws its links (no ``rel``: the
+        previous and next entry are the date order's, the journal pager's)."""
         parts = self.parts[part.series]
         at = parts.index(part)
         links = []
-        for other, rel, direction in ((parts[at - 1] if at else None, "prev", "Previous in the series"),
+        for other, side, direction in ((parts[at - 1] if at else None, "prev", "Previous in the series"),
                                       (parts[at + 1] if at + 1 < len(parts) else None, "next", "Next in the series")):
             href = self._href(other, page, files) if other is not None else None
             if href:
-                links.append(f'<a href="{href}" class="journal-pager__link journal-pager__link--{rel}" rel="{rel}">'
+                links.append(f'<a href="{href}" class="journal-pager__link journal-pager__link--{side}">'
                              f'<span class="journal-pager__direction">{direction}</span>'
                              f'<span class="journal-pager__title">{html.escape(other.title)}</span></a>')
         if not links:
