@@ -15,6 +15,7 @@ from journal_tools.core.markup import crossrefs
 
 PAGE = """\
 ---
+# a comment of the front matter, not the title another page's reference names
 date: 2025-07-28
 categories: [Attention]
 ---
@@ -110,10 +111,10 @@ def test_a_reference_to_another_page_names_it(pages):
 
 
 @pytest.mark.parametrize(("name", "old", "new", "line", "says"), [
-    ("unknown label", "By @eq-softmax,", "By @eq-sofmax,", 8, "unknown label 'eq-sofmax': this page labels no equation, figure or "
+    ("unknown label", "By @eq-softmax,", "By @eq-sofmax,", 9, "unknown label 'eq-sofmax': this page labels no equation, figure or "
                                                             "listing so; did you mean 'eq-softmax'?"),
-    ("duplicated label", "$$ {#eq-scores}", "$$ {#eq-softmax}", 19, "label 'eq-softmax' is given twice (also at line 15)"),
-    ("label on no display formula", "$$ x = 1 $$", "$$ x = 1 $$ {#eq-x}\nmore text", 21, "'eq-x' follows no display formula"),
+    ("duplicated label", "$$ {#eq-scores}", "$$ {#eq-softmax}", 20, "label 'eq-softmax' is given twice (also at line 16)"),
+    ("label on no display formula", "$$ x = 1 $$", "$$ x = 1 $$ {#eq-x}\nmore text", 22, "'eq-x' follows no display formula"),
 ])
 def test_a_mistake_on_the_page_fails_its_render_at_its_line(pages, name, old, new, line, says):
     settings, write = pages

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.fences import FenceError, inside_fence, scan
+from journal_tools.core.page.frontmatter import body
 
 __all__ = ["LABEL", "Label", "ReferenceProblem", "labels", "resolve"]
 
@@ -112,7 +113,7 @@ def _reference(m: re.Match, path: str, line: int, own: dict[str, Label], others:
             raise ReferenceProblem(path, line, f"{m[0]} refers to {m['page']} ({target}), which is no page of the journal"
                                                if not file.is_file() else f"{m[0]}: only Markdown pages have labels")
         text = file.read_text(encoding="utf-8-sig")
-        heading = _HEADING.search(text)
+        heading = _HEADING.search(body(text))  # not a comment line of its front matter
         others[target] = (heading["title"] if heading else Path(target).stem, labels(text, target))
     title, theirs = others[target]
     label = _known(name, theirs, path, line, target)
