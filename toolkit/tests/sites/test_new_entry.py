@@ -441,4 +441,4 @@ def test_series_makes_the_entry_the_next_part_and_checks_the_name(project):
 def test_without_a_series_the_front_matter_shows_how_to_join_one(project):
     entry, _, _ = create_entry(project, TITLE, DATE)
     assert "series" not in front_matter(entry)
-    assert "# series: weights-by-hand  # a part of a series of docs/blog/.series.yml; then also part: N" in entry.read_text()
+    assert "a part of a series of docs/blog/.series.yml\n(weights-by-hand), add series: NAME and part: N" in entry.read_text()

@@ -180,15 +180,14 @@ def choose_category(layout: Layout, category: str | None) -> str:
 
 
 def series_lines(layout: Layout, name: str | None) -> str:
-    """``series:`` and ``part:`` (the next free number) for ``name``, checked against the series file; without one, a commented example."""
+    """``series:`` and ``part:`` (the next free number) for ``name``, checked against the series file; none without a name."""
     where = _show(series.series_file(layout.settings), layout.root)
     try:
         known = series.declared(layout.settings)
     except series.SeriesError as exc:
         raise EntryError(str(exc)) from None
     if name is None:
-        example = next(iter(known), "NAME")
-        return f"# series: {example}  # a part of a series of {where}; then also part: N (its place)\n"
+        return ""
     if name not in known:
         raise EntryError(f"series {name!r} is not in {where}, which has: {', '.join(known) or 'none'} (add it there with its title)")
     taken = [p.number for p in series.parts(layout.settings) if p.series == name]
@@ -298,7 +297,10 @@ then write its key where the text relies on it: [@{cite_key}],
 with a place in it: [@{cite_key}, ch. 3],
 several at once: [@{cite_key}; @other].
 The page then ends with its reference list. An unknown key
-fails make check and the build, naming the closest key. -->
+fails make check and the build, naming the closest key.
+To make the entry a part of a series of {series_file}
+({series_names}), add series: NAME and part: N to its
+front matter (make new SERIES=NAME writes the next part). -->
 
 ## Code
 
@@ -382,6 +384,8 @@ def plan_entry(
         placeholder=PLACEHOLDER,
         authors="" if author is None else f"authors:\n  - {author}\n",
         series=series_lines(layout, series_name),
+        series_file=_show(series.series_file(layout.settings), layout.root),
+        series_names=", ".join(series.declared(layout.settings)) or "none yet",
         heading=markdown_text(title),
         output=output,
         bibliography=layout.bibliography,
