@@ -84,3 +84,11 @@ def test_a_broken_series_file_fails_the_first_part_only(journal_with_series):
         series.check_page(settings.docs_dir / "blog/posts/2025-07-26-one.md", settings)
     assert str(caught.value).startswith("docs/blog/.series.yml:1: series 'attention' needs a title")
     series.check_page(settings.docs_dir / "blog/posts/2025-07-27-two.md", settings)
+
+
+def test_a_series_file_that_is_not_yaml_fails_at_its_line(journal_with_series):
+    settings, _ = journal_with_series
+    (settings.docs_dir / "blog" / ".series.yml").write_text("attention:\n  title: [unclosed\n", encoding="utf-8")
+    with pytest.raises(SeriesError) as caught:
+        series.declared(settings)
+    assert str(caught.value).startswith("docs/blog/.series.yml:3: docs/blog/.series.yml is not valid YAML"), str(caught.value)

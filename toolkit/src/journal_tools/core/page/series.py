@@ -53,7 +53,10 @@ def declared(settings: Settings) -> dict[str, dict]:
     if not path.is_file():
         return {}
     rel = settings.rel(path)
-    fm = frontmatter.read(f"---\n{path.read_text(encoding='utf-8')}---\n", rel)  # the front-matter reader gives each key's line
+    try:  # the front-matter reader gives each key's line
+        fm = frontmatter.read(f"---\n{path.read_text(encoding='utf-8')}---\n", rel)
+    except frontmatter.FrontMatterError as exc:
+        raise SeriesError(rel, max(1, (exc.line or 2) - 1), exc.problem.replace("front matter", rel)) from None
     lines = {key: line - 1 for key, line in fm.lines.items()}  # less the --- line added above
     for name, entry in fm.data.items():
         if not isinstance(entry, dict) or not isinstance(entry.get("title"), str):
