@@ -39,6 +39,7 @@ from journal_tools.mkdocs_plugin import (
     notebooks,
     outputs,
     preview,
+    prose,
     published_address,
     search_text,
     site_assets,
@@ -94,7 +95,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # -> [Path or downloads.ReadFile relative to the root]. Set by whoever knows them (the record of what the page tests observed the code
     # open); None: no files, and a download whose code reads one fails where it reads it.
     files_read = None
-    _sandbox = None  # make build: the worker that runs an entry's code when no record says what it reads
+    _sandbox = None  # the worker that runs an entry's code when no record says what it reads (make build) or gives (a filled number)
     # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
     # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
     # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
@@ -270,9 +271,18 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
+        """Numbers in the text as readers see them; inline the figures this page asks for (make serve: leave out the includes that
+        fail)."""
         if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
             markdown = includes.without_failing_includes(markdown, self.settings)
+        if page.file.src_uri.endswith(".md") and page.file.abs_src_path:
+            markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
+                                                     self._code_sandbox)
+            for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
+                if self.page_mistake is not None:
+                    self.page_mistake(Path(page.file.abs_src_path), mistake)
+                else:
+                    self.render_mistakes.add(mistake, test)
         if not self.figure_svgs:
             return markdown
         try:
@@ -327,13 +337,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
+    def _code_sandbox(self) -> Sandbox:
+        """The worker that runs an entry's code for the build (closed after it)."""
+        if self._sandbox is None:
+            self._sandbox = Sandbox()
+        return self._sandbox
+
     def _files_read(self, rel: str) -> list[Path]:
         """Data files an entry's code reads: from the record; else observed now (``make build``), or the newest observation (make serve)."""
-        run = None
-        if not self.serving:
-            if self._sandbox is None:
-                self._sandbox = Sandbox()
-            run = code_reads.observed_run(self._sandbox, self.settings)
+        run = code_reads.observed_run(self._code_sandbox(), self.settings) if not self.serving else None
         return code_reads.files_read(self.record, self.settings.root / rel, self.settings, run=run)
 
     def _download_key(self, src: Path) -> str:
