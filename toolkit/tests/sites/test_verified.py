@@ -68,8 +68,8 @@ def test_badge_only_while_nothing_changed(project, tmp_path):
     shown = badges(project, tmp_path / "s1")
     torch = torch_version()
     assert shown["entry"][0] and re.fullmatch(
-        rf"Verified on \d{{4}}-\d\d-\d\d with PyTorch {re.escape(torch)}: 2 code blocks ran, and the 8 numbers of the printed"
-        " outputs and matrices shown match what the code prints.", shown["entry"][1]), shown
+        rf"Verified on \d{{4}}-\d\d-\d\d with PyTorch {re.escape(torch)}: 2 code blocks ran, and the 9 numbers of the printed"
+        " outputs, matrices and sentences shown match what the code gives.", shown["entry"][1]), shown
     assert shown["notebook"][0] and shown["notebook"][1].endswith(": 2 code cells ran and their asserts held; the page shows no"
                                                                   " printed numbers to compare."), shown
 

@@ -19,7 +19,7 @@ from journal_tools.core.mistake import Mistake, Origin
 __all__ = ["ProseNumber", "evaluate", "find", "mismatches", "shown"]
 
 # ``[written]{= field}`` or ``{= field}``; a field is one line, with no braces (name a value in the code for a dict or a set).
-PATTERN = re.compile(r"(?:\[(?P<written>[^\[\]\n]*)\])?\{=(?P<field>[^{}\n]*[^{}\s][^{}\n]*)\}")
+PATTERN = re.compile(r"(?:\[(?P<written>[^\[\]{}\n]*)\])?\{=(?P<field>[^{}\n]*[^{}\s][^{}\n]*)\}")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
