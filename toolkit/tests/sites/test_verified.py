@@ -137,4 +137,4 @@ def test_the_badge_says_what_the_last_passing_run_proved_whichever_command_ran_i
     assert (project / ENTRY).read_text(encoding="utf-8") == original  # update-outputs: filled back as it was
     assert (project / OTHER_PAGE).read_text(encoding="utf-8") == other  # and no other page touched
     (ok, text) = badges(project, tmp_path / "site")["entry"]
-    assert ok and "2 code blocks ran, and the 8 numbers" in text, (text, proc.stdout)
+    assert ok and "2 code blocks ran, and the 9 numbers" in text, (text, proc.stdout)
