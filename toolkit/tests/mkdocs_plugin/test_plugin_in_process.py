@@ -86,3 +86,8 @@ def test_numbers_in_the_text_read_as_plain_numbers_and_a_filled_one_is_the_codes
         build_site("unknown", {"index.md": PROSE.replace("{= r :.3f}", "{= s :.3f}")})
     assert [r.getMessage().split("\n")[0] for r in caplog.records if r.levelname == "ERROR"] == [
         "docs/index.md:7: NameError: name 's' is not defined"]
+    caplog.clear()
+    with pytest.raises(Exception, match="BuildError"):  # a page the tests cannot read: its filled number has no value either
+        build_site("unread", {"index.md": PROSE.replace("{= r :.3f}", "{= r +}")})
+    assert [r.getMessage().split("\n")[0] for r in caplog.records if r.levelname == "ERROR"] == [
+        "docs/index.md:7: the number's field {= r +} is not a Python f-string field: f-string: invalid syntax"]

@@ -24,8 +24,9 @@ def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox
 
     try:
         page = parse_page(src, settings)
-    except Mistake:  # the page tests report it; a filled number shows its field
-        return prose_numbers.shown(markdown), []
+    except Mistake as exc:  # the page tests report it (::page); a filled number has no value then, and says so
+        filled = prose_numbers.shown(markdown, ["\0"] * markdown.count("{=")) != prose_numbers.shown(markdown)
+        return prose_numbers.shown(markdown), [(exc, f"{settings.rel(src)}::page")] if filled else []
     own = [(n, s) for s in page.steps for p in s.parts for n in p.prose if n.origin.path == page.path and not n.origin.included_at]
     own.sort(key=lambda ns: (ns[0].line, ns[0].start))
     if all(n.checked for n, _ in own):
