@@ -24,7 +24,7 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)")
 
 
 class ProseError(Mistake):
-    """A number in a sentence that cannot be checked as written: its field is no f-string field, or no code is above it."""
+    """A number in a sentence whose field is no f-string field (parse.py turns it into a PageError at its line)."""
 
 
 @dataclass(frozen=True)
