@@ -89,7 +89,7 @@ class ChainResult:
 
     @property
     def numbers_checked(self) -> int:
-        """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
+        """Numbers compared with what passed steps printed or gave (expected outputs, checked matrices, numbers in the text)."""
         return sum(r.numbers for r in self.results if r.status == "passed")
 
     @property
@@ -283,13 +283,13 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
         raise
     if xfail is not None:  # strict: a block marked xfail that passes is a failure
         raise BlockError(step.origin, f"marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
-    rewritten, found = set(), prose_numbers.mismatches(page, shown, update_hint(page.path))
+    rewritten, found = set(), []
     for check in (check_output, check_math):
         try:
             check(page, step, printed)
         except OutputMismatch as mismatch:
-            found.insert(len(found) if check is check_math else 0, mismatch)
-    for mismatch in found:
+            found.append(mismatch)
+    for mismatch in found + prose_numbers.mismatches(page, shown, update_hint(page.path)):
         # Updating, a mismatch is written back; one that cannot be (an output from an included
         # file, a matrix the printed rows do not fit) fails as it would without updating.
         if update is None or not mismatch.can_rewrite:
