@@ -149,7 +149,9 @@ class Node:
 
 
 class _Tree(HTMLParser):
-    """The rendered page as a tree of :class:`Node` (Python-Markdown's output is well nested)."""
+    """The rendered page as a tree of :class:`Node`. The standard library's HTMLParser, as
+    journal_tools.core.code.render_check reads rendered pages (no HTML library is pinned);
+    Python-Markdown's output is well nested, so a start and an end tag are all it needs."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
