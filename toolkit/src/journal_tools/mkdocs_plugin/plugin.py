@@ -31,6 +31,7 @@ from journal_tools.mkdocs_plugin import (
     a11y,
     build_date,
     downloads,
+    editors,
     feeds,
     fonts,
     nbids,
@@ -282,7 +283,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
+        """Fit notebook pages; mark the editors' words; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
         self.cited.note(html)  # the uncited list, on_post_build
         if notebooks.is_notebook_page(page):
             rel = self.settings.rel(page.file.abs_src_path)
@@ -295,9 +296,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
-        if is_post:
-            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        html, has_editors = editors.mark(html)  # their words styled as theirs; the page (and its feed item) says so
+        if is_post:  # before the badge and the notice: not part of the excerpt
+            feeds.set_description(page, html, self.settings, editors.notice_html() if has_editors else "")
             preview.describe(page, html, self.settings, config.site_name)
+        if has_editors:
+            html = editors.add_notice(html)  # under the title, the date and badge (added next) above it
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)
