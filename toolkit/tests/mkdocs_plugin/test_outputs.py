@@ -48,7 +48,17 @@ def test_outputs_are_marked_and_a_checked_matrix_shows_its_tensor_once_folded_un
     assert "journal-printed" not in tokens and "['Your', 'journey']" in tokens  # shown as it is
     matrix, folded = rest.split('<details class="journal-printed">')
     assert 'class="math-display"' in matrix and "tensor" not in matrix  # the matrix first
-    assert folded.startswith("<summary>") and "tensor([[0.4300, 0.1500]])" in folded and folded.endswith("</details>")
+    assert folded.startswith("<summary>Numbers checked against this printed output</summary>")  # the mark verified.md names
+    assert "tensor([[0.4300, 0.1500]])" in folded and folded.endswith("</details>")
+
+
+def test_a_checked_matrix_with_no_output_right_above_says_it_is_checked_too():
+    page = PAGE.replace("<!--pytest-codeblocks:expected-output-->\n\n```text\ntensor([[0.4300, 0.1500]])\n```\n", "")
+    html = mark_outputs(rendered(page))
+    assert "<details" not in html
+    assert html.rstrip().endswith('</div>\n<p class="journal-printed" data-search-exclude>Numbers checked against what the '
+                                  "code above prints</p>")
+    assert mark_outputs(rendered("$$\nX = 1\n$$\n")).count("Numbers checked") == 0  # an unchecked formula: no mark
 
 
 def test_search_reads_a_formula_s_tex_not_its_mathml_letters():
