@@ -98,7 +98,7 @@ def heatmap_svg(matrices, tokens, *, titles=None, description,
 
 
 def _panel(m, tokens, title, norm, hide_future, *, bar=None, over=False):
-    """One heatmap as a matplotlib Figure, with a vertical colour bar or none."""
+    """One heatmap as a matplotlib Figure, a vertical colour bar or none."""
     import numpy as np
 
     n = len(tokens)
@@ -158,7 +158,7 @@ def _bar(bar):
 
 def _svg(fig, description, *, named=True):
     """A Figure as inline SVG text (``named``: the figure's accessible name;
-    ``description`` also salts its ids, so panels on one page never share one)."""
+    ``description`` also salts its ids: panels of a page share none)."""
     buf = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": description}):
         fig.savefig(buf, format="svg", transparent=True,
