@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 
 from mkdocs.config import base
+from mkdocs.config import config_options as c
 from mkdocs.config.base import ValidationError
 from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.exceptions import PluginError
@@ -74,6 +75,11 @@ class JournalConfig(base.Config):
     """The time limit, in seconds, of each code block (each notebook cell) the page tests and
     ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
     past it fails naming its line, and the run goes on (``journal_tools/core/code/sandbox.py``)."""
+
+    unindexed_boxes = c.ListOfItems(c.Type(str), default=[])
+    """Titles of boxes every page of a series repeats (``!!! info "Attention from scratch: part 1 of 3"``): an admonition
+    whose title starts with one is left out of search, as one of class ``series`` always is
+    (``mkdocs_plugin/search_text.py``)."""
 
 
 class JournalPlugin(BasePlugin[JournalConfig]):
@@ -308,8 +314,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
     def on_page_context(self, context, *, page, config, nav):
-        """Formulas' TeX, not their MathML text, for the search index (taken out of the page again: on_post_page)."""
-        page.content = search_text.searchable_math(page.content)
+        """Formulas as words, not their MathML text, for the search index (taken out of the page again: on_post_page); the
+        series' boxes left out of it."""
+        page.content = search_text.unindexed_boxes(search_text.searchable_math(page.content),
+                                                   self.config.unindexed_boxes)
         return context
 
     def _badge(self, html: str, src: Path, page, files, links: str = "") -> str:
