@@ -48,8 +48,9 @@ def test_every_form_is_marked_and_nothing_of_the_author_s():
     assert found
     assert html.count('class="admonition note journal-editors"') == 1
     assert html.count('<details class="note journal-editors">') == 1
-    assert html.count('<span class="journal-editors__label">Editors</span>') == 2  # the paragraph and the div
+    assert html.count('<span class="journal-editors__label" data-search-exclude>Editors</span>') == 3  # the paragraph, the div, the section
     section = html.split('<section class="journal-editors journal-editors--section">')[1].split("</section>")[0]
+    assert section.startswith('<span class="journal-editors__label" data-search-exclude>Editors</span><h2 id="the-editors-check">')
     assert "Their section." in section and "Still theirs." in section and "The author's section" not in section
     author = html.split("</section>")[1]
     assert "journal-editors" not in author  # the author's section and note keep no mark

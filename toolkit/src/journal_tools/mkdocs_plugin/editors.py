@@ -3,7 +3,7 @@ and the label), and the one line that says so at the top of the page: the forms 
 
 - an admonition (or collapsible one) titled "Editor...": the class ``journal-editors``, its title says the rest;
 - a section whose heading names the editors: wrapped in ``<section class="journal-editors">``, to the next heading
-  of its level or above;
+  of its level or above, the label "Editors" first;
 - an element of class ``editor``: the class ``journal-editors`` and a label, "Editors", as its first child.
 
 Regular expressions on the HTML Python-Markdown wrote, as the other HTML passes of this plugin: a parser round trip
@@ -45,8 +45,11 @@ def _admonitions(html: str) -> tuple[str, int]:
     return out, out.count("journal-editors") - html.count("journal-editors")
 
 
+_LABEL = f'<span class="journal-editors__label" data-search-exclude>{LABEL}</span>'  # no part of any text
+
+
 def _classed(html: str) -> tuple[str, int]:
-    label = f'<span class="journal-editors__label">{LABEL}</span>'
+    label = _LABEL
     out = _EDITOR_CLASS.sub(lambda m: (f'<{m["tag"]}{m["before"]}class="{m["classes"]} journal-editors"{m["after"]}>'
                                        f"{label}"), html)
     return out, out.count(label) - html.count(label)
@@ -60,7 +63,7 @@ def _sections(html: str) -> tuple[str, int]:
             continue
         level = int(m["level"])
         end = next((n.start() for n in _HEADING.finditer(html, m.end()) if int(n["level"]) <= level), len(html))
-        parts += [html[at:m.start()], '<section class="journal-editors journal-editors--section">',
+        parts += [html[at:m.start()], '<section class="journal-editors journal-editors--section">', _LABEL,
                   html[m.start():end].rstrip("\n"), "</section>\n"]
         at, count = end, count + 1
     return "".join(parts) + html[at:], count
