@@ -47,6 +47,7 @@ DIFFERENCES = [
     ("mkdocs.yml", "repo_name", "names: from repo_url"),
     ("mkdocs.yml", "copyright", "content"),
     ("mkdocs.yml", "plugins.blog.categories_allowed", "content: the journal's own categories"),
+    ("mkdocs.yml", "plugins.journal.unindexed_boxes", "content: the titles of this journal's series boxes"),
     ("mkdocs.yml", "nav", "content: this journal's nav names its notebook page; a made journal has none yet"),
     (".github/workflows/pages.yml", "jobs.toolkit", "the toolkit's suite (make test-toolkit), which needs toolkit/"),
     (".github/workflows/pages.yml", "jobs.deploy.needs", "waits for test-and-build only: there is no toolkit job"),
