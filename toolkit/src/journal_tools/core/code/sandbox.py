@@ -87,7 +87,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:  # updates are returned, the worker writes no page
-            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
+            done, updates, error, failed = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              root=root, observed=result.observed)
         except Stopped as stop:
@@ -97,7 +97,7 @@ class Sandbox:
         if update is not None:
             update.extend(updates)
         if error is not None:
-            result.failed = steps[len(result.results)]
+            result.failed = steps[failed]
             raise BlockError(*error)
 
     def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,
