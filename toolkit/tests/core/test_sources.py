@@ -148,10 +148,11 @@ def test_two_posts_with_one_address_fail_once_at_the_later(journal):
         ("2026-01-06-softmax", "2026-01-06", "", "Softmax by hand"),  # another day: another address
         ("2026-01-05-zeta", "2026-01-05", "slug: softmax-by-hand\n", "Zeta"),  # its slug: says so
         ("2026-01-05-own", "2026-01-05", "slug: own-slug\n", "Softmax by hand"),
+        ("2026-01-05-twice", "\n  created: 2026-01-05\n  updated: 2026-02-01", "", "Softmax by hand"),  # no plain date line
     ]}
     for name in ("2026-01-05-softmax", "2026-01-06-softmax", "2026-01-05-own"):
         check_address(posts[name], settings)
-    for name, line, what in [("2026-01-05-softmax-2", 5, "# Softmax"), ("2026-01-05-zeta", 3, "slug:")]:
+    for name, line, what in [("2026-01-05-softmax-2", 5, "# Softmax"), ("2026-01-05-zeta", 3, "slug:"), ("2026-01-05-twice", 7, "# ")]:
         with pytest.raises(frontmatter.FrontMatterError) as info:
             check_address(posts[name], settings)
         assert str(info.value).startswith(f"docs/blog/posts/{name}.md:{line}: this entry's address blog/2026/01/05/softmax-by-hand/ is also "
