@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import yaml
 
@@ -158,3 +160,8 @@ def test_two_posts_with_one_address_fail_once_at_the_later(journal):
         assert str(info.value).startswith(f"docs/blog/posts/{name}.md:{line}: this entry's address blog/2026/01/05/softmax-by-hand/ is also "
                                           "docs/blog/posts/2026-01-05-softmax.md's (the same date and slug)"), str(info.value)
         assert posts[name].read_text(encoding="utf-8").split("\n")[line - 1].startswith(what)
+    # make serve's next build (new settings): a post saved since is read again, the others are not
+    moved = posts["2026-01-06-softmax"]  # to the day before: the same size, another time
+    moved.write_text(moved.read_text(encoding="utf-8").replace("2026-01-06", "2026-01-05"), encoding="utf-8")
+    with pytest.raises(frontmatter.FrontMatterError, match=r"^docs/blog/posts/2026-01-06-softmax\.md:5: this entry's address"):
+        check_address(moved, dataclasses.replace(settings))

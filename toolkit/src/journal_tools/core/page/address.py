@@ -3,8 +3,9 @@ posts with one address: the build writes both to one page, and the site silently
 
 The slug is the blog's: ``slug:`` in the front matter, else its ``post_slugify`` of the title MkDocs gives a post before rendering
 (``title:``, else a first line ``# Heading``, else the file name). The date is the created day (``yyyy/MM/dd``, the blog's default
-``post_url_date_format``). Read once per build or test session (``Settings`` is made once per each), a post again only when its file
-changed, so a build of many entries pays a ``stat`` per post; a post's whole front matter only when another has its day.
+``post_url_date_format``). Read once per ``Settings`` object (a build makes its own in ``on_config``, a pytest process one in
+``pagetest.state``), a post again only when its file changed, so a build of many entries pays a ``stat`` per post; a post's whole
+front matter only when another has its day.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Address:
 
 
 _READ: dict[Path, tuple[tuple[int, int], Address | None]] = {}  # a post -> ((mtime_ns, size) when read, its address)
-_DAYS: dict[Path, tuple[tuple[int, int] | None, str | None]] = {}  # a post -> (the same, its created day)
+_DAYS: dict[Path, tuple[tuple[int, int], str | None]] = {}  # a post -> (the same, its created day)
 _FRONT = re.compile(r"\A\ufeff?---[ \t]*\n(.*?\n)---[ \t]*\n", re.S)
 _DATE_LINE = re.compile(r"^date:[ \t]*(\d{4}-\d{2}-\d{2})[ \t]*$", re.M)
 _TAKEN: tuple[Settings, dict[str, tuple[str, Address]]] | None = None  # the settings of this build or session, and its collisions
@@ -71,43 +72,38 @@ def _collisions(settings: Settings) -> dict[str, tuple[str, Address]]:
 def _day(path: Path, settings: Settings) -> str | None:
     """The created day of post ``path``: from a plain ``date: YYYY-MM-DD`` line, a regular expression's work (the front matter is read
     whole only for posts sharing a day, about 0.5 ms a post); from the whole front matter otherwise."""
-    stamp = _stamp(path)
-    if path in _DAYS and _DAYS[path][0] == stamp:
-        return _DAYS[path][1]
-    try:
+    def read() -> str | None:
         head = _FRONT.match(path.read_bytes().decode("utf-8", errors="replace"))
-    except OSError:
-        head = None
-    plain = _DATE_LINE.search(head[1]) if head else None
-    address = None if plain else of(path, settings)
-    day = plain[1] if plain else (address.day if address else None)
-    _DAYS[path] = (stamp, day)
-    return day
+        plain = _DATE_LINE.search(head[1]) if head else None
+        address = None if plain else of(path, settings)
+        return plain[1] if plain else (address.day if address else None)
 
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
+    return _kept(_DAYS, path, read)
 
 
 def of(path: Path, settings: Settings) -> Address | None:
     """The address post ``path`` gets (None: the blog cannot read it; its own check names why)."""
-    stamp = _stamp(path)
-    if stamp is None:
-        return None
-    if path in _READ and _READ[path][0] == stamp:
-        return _READ[path][1]
-    rel = settings.rel(path)
+    def read() -> Address | None:
+        rel = settings.rel(path)
+        try:
+            text = read_source(path, rel)
+            return _form(frontmatter.read(text, rel), text, path, settings.blog)
+        except Mistake:  # a post the blog cannot read: its own check names it
+            return None
+
+    return _kept(_READ, path, read)
+
+
+def _kept(store: dict, path: Path, read):
+    """``read()``, kept in ``store`` while ``path``'s modification time and size are as they were (None: no such file)."""
     try:
-        text = read_source(path, rel)
-        address = _form(frontmatter.read(text, rel), text, path, settings.blog)
-    except (Mistake, OSError):  # a post the blog cannot read: its own check names it
-        address = None
-    _READ[path] = (stamp, address)
-    return address
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        if store.get(path, (None,))[0] != stamp:
+            store[path] = (stamp, read())
+    except OSError:
+        return None
+    return store[path][1]
 
 
 def _form(fm: frontmatter.FrontMatter, text: str, path: Path, blog: BlogSettings) -> Address | None:
