@@ -123,8 +123,8 @@ def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | Non
     try:
         text = read_source(path, rel)
         if settings.is_post(path):
+            check_address(path, settings)  # first, as the page tests check it (before their record)
             check_post(text, rel, settings, engine_check)
-            check_address(path, settings)
         if "8<-" in text:
             expand(text, rel, settings)
     except Mistake as exc:  # the page's front matter, its text, an include
