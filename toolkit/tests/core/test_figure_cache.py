@@ -21,7 +21,10 @@ def _write_module(snippets: Path, label: str) -> None:
     (snippets / "figmod.py").write_text(
         "from pathlib import Path\n\n"
         f"def draw():\n    data = (Path(__file__).parent / 'data' / 'points.txt').read_text().strip()\n"
-        f"    return {SVG.format(label=label)!r}.format(data)\n\ndef broken():\n    raise ValueError('no data')\n",
+        f"    return {SVG.format(label=label)!r}.format(data)\n\ndef broken():\n    raise ValueError('no data')\n"
+        # matplotlib's savefig(format="svg") text, as it comes; and an SVG with no accessible name
+        "\ndef xml_header():\n    return '<?xml version=\"1.0\"?>\\n<!DOCTYPE svg>\\n<svg role=\"img\" aria-label=\"x\"></svg>'\n"
+        "\ndef unlabelled():\n    return '<svg role=\"img\"><title>x</title></svg>'\n",
         encoding="utf-8",
     )
 
@@ -87,6 +90,11 @@ def test_expand_inlines_the_figure_with_its_caption(snippets):
     ("figmod.missing", "figmod has no function 'missing'"),
     ("figmod.broken", r"figmod.broken\(\) raised ValueError: no data"),
     ("nomodule.draw", "cannot import 'nomodule'"),
+    # the rules a figure's SVG must follow, said where it breaks them
+    ("figmod.xml_header", r"figmod.xml_header\(\) must return SVG text that starts with <svg \(this starts with '<\?xml version=.*keep "
+                          "the text from <svg on"),
+    ("figmod.unlabelled", r"figmod.unlabelled\(\) returned an <svg> tag without aria-label: write aria-label=\"<what the figure "
+                          "shows>\" on it"),
 ])
 def test_bad_figure_fails_with_file_and_line_and_keeps_nothing(snippets, target, message):
     text = f"# A page\n\nText.\n\n<!-- journal:figure {target} | x -->\n"

@@ -214,9 +214,17 @@ def test_badge_says_what_ran_only_when_a_record_holds():
 
 
 def test_a_page_with_no_number_to_compare_says_so_never_0_numbers_checked():
-    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
-    assert "12 code cells ran and their asserts held; the page shows no printed numbers to compare." in shown
+    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30"})
+    assert "12 code blocks ran and their asserts held; the page shows no printed numbers to compare." in shown
     assert "0 number" not in shown
+
+
+def test_a_notebook_s_badge_says_its_outputs_are_the_build_s_own_not_that_it_has_none():
+    """A notebook page shows printed tensors (the build runs its cells): its badge must not say it shows no numbers."""
+    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
+    assert ("12 code cells ran and their asserts held; the outputs shown are printed by the site build's own run of"
+            " these cells, not compared with a stored copy." in shown)
+    assert "no printed numbers" not in shown
 
 
 def test_an_entry_s_date_reads_as_material_writes_it():

@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 
 from mkdocs.config import base
+from mkdocs.config import config_options as c
 from mkdocs.config.base import ValidationError
 from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.exceptions import PluginError
@@ -31,6 +32,7 @@ from journal_tools.mkdocs_plugin import (
     a11y,
     build_date,
     downloads,
+    editors,
     feeds,
     fonts,
     nbids,
@@ -74,6 +76,11 @@ class JournalConfig(base.Config):
     """The time limit, in seconds, of each code block (each notebook cell) the page tests and
     ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
     past it fails naming its line, and the run goes on (``journal_tools/core/code/sandbox.py``)."""
+
+    unindexed_boxes = c.ListOfItems(c.Type(str), default=[])
+    """Titles of boxes every page of a series repeats (``!!! info "Attention from scratch: part 1 of 3"``): an admonition
+    whose title starts with one is left out of search, as one of class ``series`` always is
+    (``mkdocs_plugin/search_text.py``)."""
 
 
 class JournalPlugin(BasePlugin[JournalConfig]):
@@ -292,7 +299,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
+        """Fit notebook pages; mark the editors' words; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
         self.cited.note(html)  # the uncited list, on_post_build
         if notebooks.is_notebook_page(page):
             rel = self.settings.rel(page.file.abs_src_path)
@@ -305,17 +312,22 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
-        if is_post:
-            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        html, has_editors = editors.mark(html)  # their words styled as theirs; the page (and its feed item) says so
+        if is_post:  # before the badge and the notice: not part of the excerpt
+            feeds.set_description(page, html, self.settings, editors.notice_html() if has_editors else "")
             preview.describe(page, html, self.settings, config.site_name)
+        if has_editors:
+            html = editors.add_notice(html)  # under the title, the date and badge (added next) above it
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)
 
     @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
     def on_page_context(self, context, *, page, config, nav):
-        """Formulas' TeX, not their MathML text, for the search index (taken out of the page again: on_post_page)."""
-        page.content = search_text.searchable_math(page.content)
+        """Formulas as words, not their MathML text, for the search index (taken out of the page again: on_post_page); the
+        series' boxes left out of it."""
+        page.content = search_text.unindexed_boxes(search_text.searchable_math(page.content),
+                                                   self.config.unindexed_boxes)
         return context
 
     def _badge(self, html: str, src: Path, page, files, links: str = "") -> str:

@@ -17,7 +17,7 @@ from journal_tools.core.markup import citations
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.page.source import read_source
 from journal_tools.core.record.inputs import Inputs, environment
-from journal_tools.core.record.validate import check_post
+from journal_tools.core.record.validate import check_address, check_post
 from journal_tools.core.record.verified import PAGE, read_by_tests
 from journal_tools.core.settings import Settings
 from journal_tools.pagetest import state
@@ -31,6 +31,12 @@ class PageFile(pytest.File):
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
         state.sandbox()
+        settings = state.settings(self.config)
+        try:  # before the record: another post may take this one's address while its record holds
+            if settings.is_post(self.path):
+                check_address(self.path, settings)
+        except Mistake as exc:
+            return [BrokenPage.from_parent(self, name="page", mistake=exc)]
         return _with_record(self, self._items)
 
     def _items(self):

@@ -83,9 +83,10 @@ class ChainResult:
 
     @property
     def executed_fences(self) -> int:
-        """Fences run, the failing step's included (skipped steps not counted)."""
+        """Fences run, the failing step's included (skipped steps not counted; a seed-dependent step ran and failed: counted once)."""
         ran = sum(len(r.step.parts) for r in self.results if r.status != "skipped")
-        return ran + (len(self.failed.parts) if self.failed is not None else 0)
+        failed_apart = self.failed is not None and self.failed not in [r.step for r in self.results]
+        return ran + (len(self.failed.parts) if failed_apart else 0)
 
     @property
     def numbers_checked(self) -> int:

@@ -41,6 +41,9 @@ PRELOAD = ["journal_tools.core.code.sandbox_child", "journal_tools.core.code.run
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
 _RUNNER_FILES = {str(_HERE / "sandbox_child.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
+# Never a journal line, even where the toolkit sits inside the journal (its own repository, an editable install):
+# os._exit's stack ends in the worker's own handler.
+_TOOLKIT = _HERE.parent.parent
 
 
 @dataclass
@@ -84,7 +87,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:  # updates are returned, the worker writes no page
-            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
+            done, updates, error, failed = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              root=root, observed=result.observed)
         except Stopped as stop:
@@ -94,7 +97,7 @@ class Sandbox:
         if update is not None:
             update.extend(updates)
         if error is not None:
-            result.failed = steps[len(result.results)]
+            result.failed = steps[failed]
             raise BlockError(*error)
 
     def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,
@@ -350,7 +353,8 @@ def _located(stop: Stopped, unit: Unit, sources: dict, root: Path | None = None)
         if 1 <= line <= len(origins):
             return origins[line - 1]
         path = Path(file)
-        if root is not None and path.is_absolute() and root in path.parents and "site-packages" not in path.parts:
+        if root is not None and path.is_absolute() and root in path.parents and "site-packages" not in path.parts \
+                and _TOOLKIT not in path.parents:
             return Origin(path.relative_to(root).as_posix(), line)
         return None
 

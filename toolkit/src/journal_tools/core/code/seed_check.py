@@ -22,8 +22,10 @@ def _checked_output(step: Step) -> bool:
 
 
 def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
-                on_step: Callable[[int], None] | None = None) -> ChainResult:
-    """``run.run_chain``, then the seed check; a seed-dependent output is a BlockError at its block, before any mismatch of its own."""
+                on_step: Callable[[int], None] | None = None, forget: Callable[[], None] = lambda: None) -> ChainResult:
+    """``run.run_chain``, then the seed check; a seed-dependent output is a BlockError at its block (``result.failed``), before any
+    mismatch of its own. ``forget()`` before the rerun drops the snippet modules the first run imported (the worker's), so what they
+    draw at import is drawn again from the other seed."""
     on_step = on_step or (lambda index: None)
     before: list[int] = []  # len(update) before each step: which updates a step made
 
@@ -38,14 +40,16 @@ def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list
             raise
         printed = [r.stdout for r in result.results] + [exc.printed]
         try:
-            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step, [r.shown for r in result.results])
+            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step, forget, [r.shown for r in result.results])
         except _SeedDependent as dependent:
+            result.failed = steps[dependent.index]
             raise dependent.error from None
         raise
     printed = [r.stdout for r in result.results]
     try:
-        _raise_if_seed_dependent(page, steps, printed, on_step, [r.shown for r in result.results])
+        _raise_if_seed_dependent(page, steps, printed, on_step, forget, [r.shown for r in result.results])
     except _SeedDependent as dependent:
+        result.failed = steps[dependent.index]
         if update is not None:  # its rewrite would record a seed-0 output as right
             end = before[dependent.index + 1] if dependent.index + 1 < len(before) else len(update)
             del update[before[dependent.index]:end]
@@ -59,13 +63,14 @@ class _SeedDependent(Exception):
         self.index, self.error = index, error
 
 
-def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step, shown: list[list[str]]) -> None:
+def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step, forget, shown: list[list[str]]) -> None:
     """Rerun ``steps`` from OTHER_SEED up to the last checked one; _SeedDependent at the first checked step printing otherwise or failing"""
     last = max((i for i, s in enumerate(steps) if checked(s) and i < len(printed)), default=None)
     if last is None:
         return
     again = ChainResult()
     seconds: list[str] = []
+    forget()
     try:  # mismatches with the page are not this run's business: only what was printed
         run_chain(page, steps[: last + 1], again, [], on_step, seed=OTHER_SEED)
     except BlockError as exc:
