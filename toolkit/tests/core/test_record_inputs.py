@@ -172,7 +172,7 @@ def test_a_post_s_tests_read_the_authors_file_too(journal):
 
 def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_edit(journal, monkeypatch):
     """The build's downloads carry what the page's code was seen to read: after a prose edit its chains' records (kept under
-    their code) still say, so nothing runs; after a code edit they do not, and the code runs to be watched."""
+    their code) still say, so nothing runs; after a code edit they do not, and the judge runs the chain to be watched."""
     from journal_tools.core.code.parse import parse_page
     from journal_tools.core.judge import CHAIN, chain_key
     from journal_tools.core.record.code_reads import files_read
@@ -187,14 +187,14 @@ def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_e
                   Inputs.observe(["snippets/data.txt"], root=settings.root))
     ran = []
 
-    def run(path):
-        ran.append(path)
-        return {"files": {}, "folders": {}}
+    class Sandbox:  # the judge's worker, watched: which page's chain it was asked to run
+        def run_chain(self, page, steps, result, update=None, **kwargs):
+            ran.append(settings.root / page.path)
 
     write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(1)\n```\n")
-    assert files_read(record, page, settings, run=run) == [Path("snippets/data.txt")] and not ran
+    assert files_read(record, page, settings, Sandbox()) == [Path("snippets/data.txt")] and not ran
     write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(2)\n```\n")
-    files_read(record, page, settings, run=run)
+    files_read(record, page, settings, Sandbox())
     assert ran == [page]
 
 
