@@ -239,3 +239,17 @@ def test_a_check_may_keep_fewer_states(root):
     assert sqlite3.connect(record.path).execute("SELECT COUNT(*) FROM passed").fetchone()[0] == 2
     page.write_text("version 2\n")
     assert record.find("site check", "t p", "env") == {"n": 2}
+
+
+def test_a_check_passed_in_another_thread_is_kept(root):
+    """make serve reads the record in MkDocs' thread and writes figures redrawn (and pages judged) from threads of its own: a row
+    written there was lost (sqlite refuses a connection from another thread, and a failed write only costs a run), so every
+    rebuild redrew the figure and asked for one more rebuild, for ever."""
+    import threading
+
+    record = Record(root)
+    record.passed("figure", "m.g", "env", read(root), {"svg": "<svg/>"})  # this thread opens the file first
+    writer = threading.Thread(target=record.passed, args=("figure", "m.f", "env", read(root), {"svg": "<svg/>"}))
+    writer.start()
+    writer.join()
+    assert record.find("figure", "m.f", "env") == {"svg": "<svg/>"}
