@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from pathlib import Path
 
@@ -95,7 +94,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # -> [Path or downloads.ReadFile relative to the root]. Set by whoever knows them (the record of what the page tests observed the code
     # open); None: no files, and a download whose code reads one fails where it reads it.
     files_read = None
-    _sandbox = None  # make build: the worker the judge runs an entry's chains in when no record says what they read
+    _sandbox = None  # make build: the page-code worker (figures, and chains no record says what they read); make serve has its own
     # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
     # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
     # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
@@ -176,7 +175,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         if refs:
-            draw = self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout)
+            draw = self.draw_figures or self._draw_figures
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
@@ -329,12 +328,21 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
+    def _worker(self) -> Sandbox:
+        """make build's page-code worker: figures are drawn there, and the judge runs there the chains the record has no answer for."""
+        if self._sandbox is None:
+            self._sandbox = Sandbox()
+        return self._sandbox
+
+    def _draw_figures(self, refs: list, dirs: list[Path], record: Record) -> dict[str, str]:
+        """make build: every figure, from the record or drawn in the build's worker."""
+        return figures.prepare(refs, dirs, record, lambda targets, d, root, limit: figures.draw_in(
+            self._worker(), targets, d, root, self.settings.block_timeout))
+
     def _files_read(self, rel: str) -> list[Path]:
         """Data files an entry's code reads: from its chains' records; a chain with none is judged now (``make build``: run once,
         recorded for the page tests), or its newest record is taken (make serve: its worker judges the page after the build)."""
-        if not self.serving and self._sandbox is None:
-            self._sandbox = Sandbox()
-        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, None if self.serving else self._sandbox)
+        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, None if self.serving else self._worker())
 
     def _download_key(self, src: Path) -> str:
         """What a post's download is made of, once per page per build: the page, its includes, each snippet-folder file, names and bytes."""
@@ -363,7 +371,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
-        if self._sandbox is not None:  # the worker the judge ran entries' chains in
+        if self._sandbox is not None:  # the worker that drew figures and ran chains
             self._sandbox.close()
             self._sandbox = None
         slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)  # make serve too: what make build publishes

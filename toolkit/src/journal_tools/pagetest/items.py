@@ -180,7 +180,8 @@ class FigureItem(_PageItem):
         """Draw each figure (or take it from the record while what it read holds); one failure naming every figure line that failed."""
         settings = state.settings(self.config)
         svgs = figures.prepare(self.refs, list(settings.snippet_dirs), state.record(self.config),
-                               lambda targets, dirs, root: figures.draw_in(state.sandbox(), settings, targets))
+                               lambda targets, dirs, root, limit: figures.draw_in(state.sandbox(), targets, dirs, settings.root,
+                                                                                  settings.block_timeout))
         found = figures.mistakes(self.refs, svgs, settings.root)
         if found:
             raise SeveralMistakes(found)

@@ -76,9 +76,9 @@ class CodeRunner:
         """The page whose code runs now, if any."""
         return self._running
 
-    def draw(self, targets: list[str], dirs, root=None) -> dict[str, tuple[str, dict | None]]:
+    def draw(self, targets: list[str], dirs, root=None, limit=None) -> dict[str, tuple[str, dict | None]]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``: {target: (svg, what it read)})."""
-        return figures.draw_in(self.sandbox, self.settings, targets)
+        return figures.draw_in(self.sandbox, targets, dirs, self.settings.root, self.settings.block_timeout)
 
     def close(self) -> None:
         """Stop the worker."""
