@@ -20,8 +20,8 @@ from journal_tools.core.mistake import Mistake
 from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
-__all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "ChainVerdict", "PageTest", "chain_key", "chain_tests",
-           "judge_chain", "page_tests", "test_id"]
+__all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key", "chain_tests",
+           "code_read", "judge_chain", "page_tests", "test_id"]
 
 CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
 
@@ -31,6 +31,7 @@ PAGE = "page"  # a page that cannot be read as tests, or a ``doctest: page`` pag
 FIGURES = "figures"  # the page's ``journal:figure`` lines
 NOTEBOOK = "notebook"  # a notebook page's code cells
 BIBLIOGRAPHY = "bibliography"  # the BibTeX file's own test
+REUSED = "reused"  # a page whose every test passed with what they read as it is now: one item, nothing run
 
 
 def test_id(rel: str, name: str) -> str:

@@ -63,7 +63,7 @@ def _with_record(file: pytest.File, make_items) -> list:
         read = None
     proved = state.record(file.config).find(PAGE, rel, environment()) if read is not None else None
     page = {"path": rel, "read": read.to_json() if read is not None else None, "notebook": settings.is_notebook(file.path)}
-    items = [ReusedPage.from_parent(file, name="reused")] if proved is not None else list(make_items())
+    items = [ReusedPage.from_parent(file, name=judge.REUSED)] if proved is not None else list(make_items())
     page |= {"items": len(items), "reused": proved}
     for item in items:
         item.user_properties.append(("pagetest_page", page))
