@@ -20,8 +20,8 @@ from journal_tools.core.mistake import Mistake
 from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
-__all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key", "chain_tests",
-           "code_read", "judge_chain", "page_tests", "test_id"]
+__all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key",
+           "chain_tests", "code_read", "judge_chain", "page_tests", "test_id"]
 
 CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
 
