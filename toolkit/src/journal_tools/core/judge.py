@@ -21,7 +21,7 @@ from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
 __all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key",
-           "chain_tests", "code_read", "judge_chain", "page_tests", "test_id"]
+           "chain_tests", "code_read", "judge_chain", "node_id", "page_tests"]
 
 CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
 
@@ -34,14 +34,14 @@ BIBLIOGRAPHY = "bibliography"  # the BibTeX file's own test
 REUSED = "reused"  # a page whose every test passed with what they read as it is now: one item, nothing run
 
 
-def test_id(rel: str, name: str) -> str:
+def node_id(rel: str, name: str) -> str:
     """A page test's id, as pytest names it: ``docs/blog/posts/x.md::line 12``."""
     return f"{rel}::{name}"
 
 
 @dataclass(frozen=True)
 class PageTest:
-    """One test of a page: its name (:func:`test_id`), and for a chain its steps and its record subject."""
+    """One test of a page: its name (:func:`node_id`), and for a chain its steps and its record subject."""
 
     name: str
     steps: tuple[Step, ...] = ()

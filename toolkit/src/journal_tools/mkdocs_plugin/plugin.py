@@ -170,7 +170,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 if self.page_mistake is None or not (exc.readable or exc.front_matter):
-                    checks.add(exc, judge.test_id(self.settings.rel(path), judge.PAGE))
+                    checks.add(exc, judge.node_id(self.settings.rel(path), judge.PAGE))
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
@@ -179,7 +179,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
-                    checks.add(mistake, judge.test_id(mistake.path, judge.FIGURES))
+                    checks.add(mistake, judge.node_id(mistake.path, judge.FIGURES))
                 else:  # make serve: the page breaks alone, under its panel
                     self.page_mistake(self.settings.root / mistake.path, mistake)
         self._stop_if_any(checks)
@@ -235,7 +235,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 if not jupyter.is_cell_error(exc):
                     raise
                 return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel),
-                                           judge.test_id(rel, judge.NOTEBOOK))
+                                           judge.node_id(rel, judge.NOTEBOOK))
 
         pages.replace_render(page, checked_render)
         return page
@@ -243,7 +243,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @staticmethod
     def _test_of(exc: Exception, rel: str) -> str:
         """The page test that reports a render mistake of page ``rel`` (an unreadable BibTeX file: its own test, whoever cited it)."""
-        return judge.test_id(exc.rel, judge.BIBLIOGRAPHY) if isinstance(exc, citations.BibError) else judge.test_id(rel, judge.RENDER)
+        return judge.node_id(exc.rel, judge.BIBLIOGRAPHY) if isinstance(exc, citations.BibError) else judge.node_id(rel, judge.RENDER)
 
     def _render_failed(self, page, mistake: Mistake, test: str) -> None:
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""

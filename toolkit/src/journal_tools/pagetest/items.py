@@ -105,7 +105,7 @@ def _own_bib_test(settings: Settings) -> str | None:
     bib = settings.bibliography
     if bib is None or settings.docs_dir not in bib.parents:
         return None
-    return judge.test_id(settings.rel(bib), judge.BIBLIOGRAPHY)
+    return judge.node_id(settings.rel(bib), judge.BIBLIOGRAPHY)
 
 
 def _broken_bibliography(exc: citations.BibError, settings: Settings):

@@ -246,7 +246,7 @@ def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tup
     try:
         fresh = parse_page(project / page.path, settings)
     except Exception as exc:  # the page test cannot read it either: its ::page test says why
-        return judge.test_id(page.path, judge.PAGE), str(exc).split("\n", 1)[0]
+        return judge.node_id(page.path, judge.PAGE), str(exc).split("\n", 1)[0]
     test = next((t for t in judge.chain_tests(fresh) if any(s.origin.line == step.origin.line for s in t.steps)), None)
     if test is None:
         return None
@@ -257,4 +257,4 @@ def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tup
         sandbox.close()
     if not verdict.failures:
         return None
-    return judge.test_id(page.path, test.name), str(verdict.failures[0][0]).strip().split("\n", 1)[0]
+    return judge.node_id(page.path, test.name), str(verdict.failures[0][0]).strip().split("\n", 1)[0]
