@@ -334,6 +334,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             self._sandbox = Sandbox()
         return self._sandbox
 
+    def _close_worker(self) -> None:
+        """Stop the build's worker, if it started (a build in a long-lived process must not leave one behind)."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+
+    def on_build_error(self, *, error):
+        """A build that stops at a mistake stops its worker too."""
+        self._close_worker()
+
     def _draw_figures(self, refs: list, dirs: list[Path], record: Record) -> dict[str, str]:
         """make build: every figure, from the record or drawn in the build's worker."""
         return figures.prepare(refs, dirs, record, lambda targets, d, root, limit: figures.draw_in(
@@ -371,9 +381,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
-        if self._sandbox is not None:  # the worker that drew figures and ran chains
-            self._sandbox.close()
-            self._sandbox = None
+        self._close_worker()
         slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)  # make serve too: what make build publishes
         self._list_uncited()
         self._list_unverified()
