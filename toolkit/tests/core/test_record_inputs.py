@@ -198,6 +198,24 @@ def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_e
     assert ran == [page]
 
 
+def test_make_serve_s_build_takes_the_newest_reads_of_a_chain_whose_code_changed(journal, monkeypatch):
+    """make serve's build runs no code (its worker judges the saved page after the build): after a code save its downloads carry
+    what the chain's newest record says its code read, of the code before the save, rather than nothing."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import CHAIN, chain_key
+    from journal_tools.core.record.code_reads import files_read
+
+    monkeypatch.delenv("FRESH", raising=False)
+    settings, write = journal
+    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
+    page = write("p.md", "# P\n\n```python\nprint(1)\n```\n")
+    parsed = parse_page(page, settings)
+    record = Record(settings.root)
+    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps), Inputs.observe(["snippets/data.txt"], root=settings.root))
+    write("p.md", "# P\n\n```python\nprint(2)\n```\n")
+    assert files_read(record, page, settings) == [Path("snippets/data.txt")]
+
+
 # -- the badge ------------------------------------------------------------------------------------
 
 def test_badge_says_what_ran_only_when_a_record_holds():

@@ -143,7 +143,8 @@ def _step_of(page: Page, steps: list[Step], mismatch: OutputMismatch) -> Step | 
 def code_read(sandbox, record: Record, path, settings: Settings) -> Inputs | None:
     """What page ``path``'s code reads, from each chain's record that holds (whatever ``record.reuse`` says: what it read while its
     inputs hold is a fact). A chain with none is judged in ``sandbox`` (run once and recorded; a failing run's reads up to its failure
-    count), or without a sandbox (make serve, tests of a build) taken from its newest record. None: the page cannot be read as tests."""
+    count), or without a sandbox (make serve, whose worker judges it after the build; tests of a build) taken from its newest record,
+    of an earlier version of its code if need be. None: the page cannot be read as tests."""
     from journal_tools.core.code.parse import parse_page
 
     try:
@@ -153,7 +154,7 @@ def code_read(sandbox, record: Record, path, settings: Settings) -> Inputs | Non
     read = Inputs()
     for test in chain_tests(page):
         key = chain_key(page, list(test.steps))
-        held = record.held(CHAIN, test.subject, key) or (record.latest(CHAIN, test.subject, key) if sandbox is None else None)
+        held = record.held(CHAIN, test.subject, key) or (record.latest(CHAIN, test.subject, None) if sandbox is None else None)
         if held is None and sandbox is not None:
             verdict = judge_chain(sandbox, record, page, test, settings)
             seen = verdict.reused["read"] if verdict.reused is not None else verdict.result.observed

@@ -155,8 +155,8 @@ class Record:
                 return inputs, result
         return None
 
-    def latest(self, kind: str, subject: str, key: str) -> tuple[Inputs, dict] | None:
-        """The newest record of a check (held now or not), for saying what changed since."""
+    def latest(self, kind: str, subject: str, key: str | None) -> tuple[Inputs, dict] | None:
+        """The newest record of a check (held now or not; ``key`` None: under any key), for saying what changed since."""
         rows = self._rows(kind, subject, key)
         return rows[0] if rows else None
 
@@ -203,13 +203,13 @@ class Record:
 
     # -- the file ---------------------------------------------------------------------------------
 
-    def _rows(self, kind: str, subject: str, key: str) -> list[tuple[Inputs, dict]]:
+    def _rows(self, kind: str, subject: str, key: str | None) -> list[tuple[Inputs, dict]]:
         db = self._connect(create=False)
         if db is None:
             return []
         try:
-            rows = db.execute("SELECT inputs, result FROM passed WHERE kind = ? AND subject = ? AND key = ? "
-                              "ORDER BY at DESC", (kind, subject, key)).fetchall()
+            rows = db.execute("SELECT inputs, result FROM passed WHERE kind = ? AND subject = ? AND (? IS NULL OR key = ?) "
+                              "ORDER BY at DESC", (kind, subject, key, key)).fetchall()
             return [(Inputs.from_json(i), json.loads(r)) for i, r in rows]
         except (sqlite3.Error, ValueError, KeyError):
             return []
