@@ -23,7 +23,7 @@ def run_page(sandbox: Sandbox, record: Record, settings: Settings, page_path: Pa
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
-    out = {"page": str(page_path), "ran": 0, "blocks": 0, "failures": [], "to_fill": [],
+    out = {"page": str(page_path), "ran": 0, "reused": 0, "blocks": 0, "failures": [], "to_fill": [],
            "read": {"files": {}, "folders": {}}}
     try:
         page = parse_page(Path(page_path), settings)
@@ -41,6 +41,7 @@ def run_page(sandbox: Sandbox, record: Record, settings: Settings, page_path: Pa
         for mistake, step in verdict.mistakes():
             out["failures"].append(_failure(mistake, page.where(step.parts[0].fence.start).line if step else None))
         out["ran"] += verdict.result.executed_fences if verdict.reused is None else verdict.reused["fences"]
+        out["reused"] += 0 if verdict.reused is None else verdict.reused["fences"]  # counted in "ran": they passed, with this code
         read = verdict.result.observed if verdict.reused is None else verdict.reused["read"]
         for kind in ("files", "folders"):
             out["read"][kind].update(read.get(kind, {}))
