@@ -198,7 +198,10 @@ def _call(target: str) -> str:
     except Exception as exc:  # the page names the culprit; the traceback is in the page tests
         return f"error: {target}() raised {type(exc).__name__}: {exc}"
     if not isinstance(svg, str) or not svg.lstrip().startswith("<svg"):
-        return f"error: {target}() must return SVG text starting with <svg"
+        got = repr(svg.lstrip()[:24]) if isinstance(svg, str) else f"a {type(svg).__name__}"
+        return (f"error: {target}() must return SVG text that starts with <svg (this starts with {got}; matplotlib's "
+                "savefig(format='svg') writes an <?xml ...?> line and a DOCTYPE first: keep the text from <svg on)")
     if "aria-label=" not in svg.split(">", 1)[0]:
-        return f"error: {target}() returned an SVG without aria-label (its accessible name)"
+        return (f'error: {target}() returned an <svg> tag without aria-label: write aria-label="<what the figure shows>" on it '
+                '(role="img" too), the name screen readers give the figure')
     return svg.strip()
