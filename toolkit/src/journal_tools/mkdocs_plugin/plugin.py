@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from pathlib import Path
 
@@ -18,11 +17,12 @@ from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import get_relative_url
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
+from journal_tools.core import judge
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations, formula_glyphs, markdown_math
 from journal_tools.core.markup.mathml import MathError
-from journal_tools.core.mistake import Mistake
+from journal_tools.core.mistake import Mistake, SeveralMistakes
 from journal_tools.core.page import includes, limits
 from journal_tools.core.record import code_reads, mistakes, validate, verified
 from journal_tools.core.record.inputs import Inputs, Record
@@ -102,7 +102,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # -> [Path or downloads.ReadFile relative to the root]. Set by whoever knows them (the record of what the page tests observed the code
     # open); None: no files, and a download whose code reads one fails where it reads it.
     files_read = None
-    _sandbox = None  # the worker that runs an entry's code when no record says what it reads (make build) or gives (a filled number)
+    _sandbox = None  # make build: the page-code worker (figures, and chains no record says what they read); make serve has its own
     # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
     # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
     # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
@@ -178,16 +178,16 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 if self.page_mistake is None or not (exc.readable or exc.front_matter):
-                    checks.add(exc, f"{self.settings.rel(path)}::page")
+                    checks.add(exc, judge.node_id(self.settings.rel(path), judge.PAGE))
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
         if refs:
-            draw = self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout)
+            draw = self.draw_figures or self._draw_figures
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
-                    checks.add(mistake, f"{mistake.path}::figures")
+                    checks.add(mistake, judge.node_id(mistake.path, judge.FIGURES))
                 else:  # make serve: the page breaks alone, under its panel
                     self.page_mistake(self.settings.root / mistake.path, mistake)
         self._stop_if_any(checks)
@@ -242,7 +242,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except Exception as exc:
                 if not jupyter.is_cell_error(exc):
                     raise
-                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel), f"{rel}::notebook")
+                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel),
+                                           judge.node_id(rel, judge.NOTEBOOK))
 
         pages.replace_render(page, checked_render)
         return page
@@ -250,7 +251,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @staticmethod
     def _test_of(exc: Exception, rel: str) -> str:
         """The page test that reports a render mistake of page ``rel`` (an unreadable BibTeX file: its own test, whoever cited it)."""
-        return f"{exc.rel}::bibliography" if isinstance(exc, citations.BibError) else f"{rel}::render"
+        return judge.node_id(exc.rel, judge.BIBLIOGRAPHY) if isinstance(exc, citations.BibError) else judge.node_id(rel, judge.RENDER)
 
     def _render_failed(self, page, mistake: Mistake, test: str) -> None:
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
@@ -284,7 +285,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             markdown = includes.without_failing_includes(markdown, self.settings)
         if page.file.src_uri.endswith(".md") and page.file.abs_src_path:
             markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
-                                                     self._code_sandbox)
+                                                     self._worker)
             for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
                 if self.page_mistake is not None:
                     self.page_mistake(Path(page.file.abs_src_path), mistake)
@@ -349,16 +350,31 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
-    def _code_sandbox(self) -> Sandbox:
-        """The worker that runs an entry's code for the build (closed after it)."""
+    def _worker(self) -> Sandbox:
+        """make build's page-code worker: figures are drawn there, and the judge runs there the chains the record has no answer for."""
         if self._sandbox is None:
             self._sandbox = Sandbox()
         return self._sandbox
 
+    def _close_worker(self) -> None:
+        """Stop the build's worker, if it started (a build in a long-lived process must not leave one behind)."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+
+    def on_build_error(self, *, error):
+        """A build that stops at a mistake stops its worker too."""
+        self._close_worker()
+
+    def _draw_figures(self, refs: list, dirs: list[Path], record: Record) -> dict[str, str]:
+        """make build: every figure, from the record or drawn in the build's worker."""
+        return figures.prepare(refs, dirs, record, lambda targets, d, root, limit: figures.draw_in(
+            self._worker(), targets, d, root, self.settings.block_timeout))
+
     def _files_read(self, rel: str) -> list[Path]:
-        """Data files an entry's code reads: from the record; else observed now (``make build``), or the newest observation (make serve)."""
-        run = code_reads.observed_run(self._code_sandbox(), self.settings) if not self.serving else None
-        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, run=run)
+        """Data files an entry's code reads: from its chains' records; a chain with none is judged now (``make build``: run once,
+        recorded for the page tests), or its newest record is taken (make serve: its worker judges the page after the build)."""
+        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, None if self.serving else self._worker())
 
     def _download_key(self, src: Path) -> str:
         """What a post's download is made of, once per page per build: the page, its includes, each snippet-folder file, names and bytes."""
@@ -387,9 +403,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
-        if self._sandbox is not None:  # the worker that ran entries' code to see what it reads
-            self._sandbox.close()
-            self._sandbox = None
+        self._close_worker()
         slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)  # make serve too: what make build publishes
         self._list_uncited()
         self._list_unverified()
@@ -406,7 +420,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Stop the build with every mistake noted, as MkDocs reports a plugin's error (no traceback); each is listed with its page test."""
         try:
             found.stop_if_any(self.settings.cache_dir / mistakes.TOLD)
-        except validate.InputError as exc:
+        except SeveralMistakes as exc:
             raise PluginError(str(exc)) from None
 
     def _list_uncited(self) -> None:

@@ -21,12 +21,13 @@ def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox
     if "{=" not in markdown:
         return markdown, []
     from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import PAGE, node_id
 
     try:
         page = parse_page(src, settings)
     except Mistake as exc:  # the page tests report it (::page); a filled number has no value then, and says so
         filled = prose_numbers.shown(markdown, ["\0"] * markdown.count("{=")) != prose_numbers.shown(markdown)
-        return prose_numbers.shown(markdown), [(exc, f"{settings.rel(src)}::page")] if filled else []
+        return prose_numbers.shown(markdown), [(exc, node_id(settings.rel(src), PAGE))] if filled else []
     own = [(n, s) for s in page.steps for p in s.parts for n in p.prose if n.origin.path == page.path and not n.origin.included_at]
     own.sort(key=lambda ns: (ns[0].line, ns[0].start))
     if all(n.checked for n, _ in own):
@@ -38,19 +39,18 @@ def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox
 
 def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tuple[dict, dict]:
     """What each number of the chains holding a ``wanted`` step gives ({number: text}), and for each without one its mistake."""
-    from journal_tools.core.judge import judge_chain
+    from journal_tools.core.judge import chain_tests, judge_chain, node_id
 
     values, missing = {}, {}
-    for steps in [page.steps] if page.mode == "page" else [[s] for s in page.steps]:
-        if not any(id(s) in wanted for s in steps):
+    for test in chain_tests(page):
+        if not any(id(s) in wanted for s in test.steps):
             continue
-        verdict = judge_chain(sandbox(), page, steps, settings, record=record, subject=f"{page.path}#{page.steps.index(steps[0])}")
-        numbers = [n for s in steps for p in s.parts for n in p.prose]
+        verdict = judge_chain(sandbox(), record, page, test, settings)
+        numbers = [n for s in test.steps for p in s.parts for n in p.prose]
         given = verdict.reused.get("shown", []) if verdict.reused is not None else verdict.result.shown
         values.update(zip(numbers, given))
-        test = f"{page.path}::page" if page.mode == "page" else f"{page.path}::line {page.where(steps[0].parts[0].fence.start).line}"
         first = verdict.mistakes()[0][0] if verdict.mistakes() else None
         for n in numbers:
             missing[n] = (first or Mistake.at(n.origin, f"the number {{={n.field}}} has no value: the code above it did not "
-                                              "run (skipped)"), test)
+                                              "run (skipped)"), node_id(str(page.path), test.name))
     return values, missing

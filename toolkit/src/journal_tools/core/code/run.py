@@ -256,7 +256,7 @@ def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list |
 
 @contextlib.contextmanager
 def fresh_folder():
-    """The working folder of every page's code (blocks, notebook cells, the kernel of a notebook page, figures): a new empty one.
+    """The working folder of every page's code (blocks, notebook cells, figures; a notebook page's kernel gets one too): a new empty one.
 
     Not the page's own folder (Jupyter Book's and Quarto's choice): each entry's downloads run alone in an empty folder, so code
     that read a file beside its page would pass here and fail there; a journal file is read through a snippet module's

@@ -32,7 +32,7 @@ from journal_tools.core.code import sandbox_child
 from journal_tools.core.mistake import Origin
 from journal_tools.core.page.limits import Limit
 
-__all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
+__all__ = ["Aborted", "Sandbox", "Stopped", "Unit", "stopped_at"]
 
 START_SECONDS = 300.0  # a first start imports PyTorch in the forkserver: slow on a loaded machine
 DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack before it is killed
@@ -343,6 +343,18 @@ def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
         frames = [(m["file"], int(m["line"]), m["name"]) for m in map(_FRAME.match, block.splitlines()) if m]
         stacks.append(frames[::-1])
     return stacks
+
+
+def stopped_at(stop: Stopped, root: Path | None) -> Origin | None:
+    """Where a stopped request was: its innermost frame in a file of the journal at ``root`` (a snippet function's loop, say), never
+    the toolkit's own; None when no such frame ran."""
+    package = _HERE.parent.parent
+    for stack in _threads(stop.dump) if root is not None else ():
+        paths = [(Path(f), line) for f, line, _ in stack if Path(f).is_absolute()]
+        inside = [(p, line) for p, line in paths if Path(root) in p.parents and package not in p.parents and "site-packages" not in p.parts]
+        if inside:
+            return Origin(inside[-1][0].relative_to(root).as_posix(), inside[-1][1])
+    return None
 
 
 def _located(stop: Stopped, unit: Unit, sources: dict, root: Path | None = None) -> tuple[Origin, str]:
