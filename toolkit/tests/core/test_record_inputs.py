@@ -222,7 +222,7 @@ def test_badge_says_what_ran_only_when_a_record_holds():
     shown = badge_html({"blocks": 13, "numbers": 104, "torch": "2.13.0", "date": "2026-11-30"}, "../verified/")
     assert 'data-verified="true" data-search-exclude>' in shown  # Material's search leaves it out
     assert ("Verified</span> on 2026-11-30 with PyTorch 2.13.0: 13 code blocks ran, and the 104 numbers of the printed"
-            " outputs and matrices shown match what the code prints." in shown)
+            " outputs, matrices and sentences shown match what the code gives." in shown)
     assert shown.endswith(' <a href="../verified/">What is checked</a></p>')
     assert "1 code cell ran, and the 1 number of" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
                                                                  "date": "2026-11-30", "notebook": True})

@@ -76,6 +76,23 @@ def test_a_plain_mismatch_still_advises_update_outputs(journal):
         run_checked(page, page.steps, ChainResult())
 
 
+@pytest.mark.parametrize("seed_line, fails", [("", True), ("torch.manual_seed(3)\n", False)])
+def test_a_number_in_the_text_that_changes_with_the_seed_fails_at_its_line(journal, seed_line, fails):
+    settings, write = journal
+    reset_global_state()
+    value = f"{torch.rand(1).item():.3f}"
+    text = f"```python\nimport torch\n{seed_line}r = torch.rand(1).item()\n```\n\nA draw: [{value}]{{= r :.3f}}.\n"
+    page = parse_page(write("n.md", text), settings)
+    if not fails:  # seeded on the page: the number written is that seed's
+        torch.manual_seed(3)
+        page = parse_page(write("n.md", text.replace(value, f"{torch.rand(1).item():.3f}")), settings)
+        assert run_checked(page, page.steps, ChainResult()).numbers_checked == 1
+        return
+    with pytest.raises(BlockError, match=rf"docs/n\.md:6: the number in the text at line 6 changes with the seed the tests "
+                                         rf"start from: it gives {value} from seed 0, .* from seed 1\. The page never sets a seed"):
+        run_checked(page, page.steps, ChainResult())
+
+
 # -- as the page tests run it: in the sandbox's worker -------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

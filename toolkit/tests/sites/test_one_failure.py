@@ -73,6 +73,8 @@ $$
 6 & 8
 \\end{{bmatrix}}
 $$
+
+Its last number is [8]{{= int(double(x)[1, 1])}}.
 """
 
 NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n"
@@ -135,6 +137,10 @@ MISTAKES = [
             ("the matrix is 3x2 but the tensor the block at line", "printed is 2x2")),
     Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
             ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
+    Mistake("wrong number in the text", ENTRY, "[8]{= int", "[9]{= int", "[9]{= int",
+            ("the number written is 9 but `int(double(x)[1, 1])` gives 8", "make update-outputs")),
+    Mistake("number in the text that raises", ENTRY, "{= int(double(x)", "{= int(dobule(x)", "{= int(dobule",
+            ("NameError: name 'dobule' is not defined",)),
     Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
     # the correct entry's date and slug: the site would keep one of the two (named at the copy, after it by file name)
     Mistake("duplicate address", ENTRY, "categories:\n", "slug: planted-entry\ncategories:\n", "slug: planted-entry",

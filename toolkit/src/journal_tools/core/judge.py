@@ -107,18 +107,20 @@ def judge_chain(sandbox, record: Record, page: Page, test: PageTest, settings: S
     result = verdict.result
     if not verdict.failures and all(r.status == "passed" for r in result.results):
         read = Inputs(result.observed.get("files", {}), result.observed.get("folders", {}))
-        record.passed(CHAIN, test.subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked})
+        record.passed(CHAIN, test.subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked,
+                                                       "shown": result.shown})
     return verdict
 
 
 def chain_key(page: Page, steps: list[Step]) -> str:
     """What a chain's run depends on besides the files its code reads: its code (includes expanded), the outputs and matrices it is
-    checked against, its markers, the page's mode and time limit, and the environment (packages, Python, the toolkit). Not the prose
-    around it, nor the lines it stands at."""
+    checked against (numbers in the text too), its markers, the page's mode and time limit, and the environment (packages, Python,
+    the toolkit). Not the prose around it, nor the lines it stands at."""
     h = hashlib.sha256(f"{environment()}\0{page.mode}\0{page.limit.seconds}".encode())
     for step in steps:
         math = (step.math.tex, repr(step.math.selector)) if step.math is not None else None
-        h.update(repr((step.lang, [p.code for p in step.parts], step.expected_output, step.expected_ignore_whitespace, math,
+        parts = [(p.code, [(n.written, n.field) for n in p.prose]) for p in step.parts]
+        h.update(repr((step.lang, parts, step.expected_output, step.expected_ignore_whitespace, math,
                        [repr(m) for m in step.marks], step.importorskip)).encode())
     return h.hexdigest()
 
@@ -136,6 +138,8 @@ def _step_of(page: Page, steps: list[Step], mismatch: OutputMismatch) -> Step | 
                 <= page.where(fence.end).line:
             return step
         if mismatch.kind == "matrix" and math is not None and mismatch.line in {page.where(i).line for i in math.lines}:
+            return step
+        if mismatch.kind == "prose" and any(n.origin == mismatch.origin for p in step.parts for n in p.prose):
             return step
     return None
 

@@ -41,6 +41,7 @@ from journal_tools.mkdocs_plugin import (
     notebooks,
     outputs,
     preview,
+    prose,
     published_address,
     search_text,
     site_assets,
@@ -278,9 +279,18 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
+        """Numbers in the text as readers see them; inline the figures this page asks for (make serve: leave out the includes that
+        fail)."""
         if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
             markdown = includes.without_failing_includes(markdown, self.settings)
+        if page.file.src_uri.endswith(".md") and page.file.abs_src_path:
+            markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
+                                                     self._worker)
+            for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
+                if self.page_mistake is not None:
+                    self.page_mistake(Path(page.file.abs_src_path), mistake)
+                else:
+                    self.render_mistakes.add(mistake, test)
         if not self.figure_svgs:
             return markdown
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from journal_tools.core.code import prose_numbers
 from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, Page
 from journal_tools.core.markup.citations import BibError, CitationError
 from journal_tools.core.markup.mathml import MathError
@@ -39,7 +40,7 @@ class _CodeBlocks(HTMLParser):
 
 
 def _render(source: str, settings: Settings) -> str:
-    return settings.markdown().convert(without_front_matter(source))
+    return settings.markdown().convert(prose_numbers.shown(without_front_matter(source)))  # numbers in the text as the build shows them
 
 
 def check_render(page: Page, settings: Settings) -> None:

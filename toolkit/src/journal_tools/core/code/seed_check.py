@@ -1,5 +1,5 @@
-"""A chain with checked outputs runs again from ``OTHER_SEED``: a checked output that changes fails, since a
-reader's run starts from no seed of ours. Such an output is never rewritten by ``make update-outputs``.
+"""A chain with checked outputs runs again from ``OTHER_SEED``: a checked output (or number in the text) that changes fails,
+since a reader's run starts from no seed of ours. Such an output is never rewritten by ``make update-outputs``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,11 @@ OTHER_SEED = 1
 
 
 def checked(step: Step) -> bool:
-    """Does the page show something this step's output must equal?"""
+    """Does the page show something this step's output (or a number in the text after it) must equal?"""
+    return _checked_output(step) or any(part.prose for part in step.parts)
+
+
+def _checked_output(step: Step) -> bool:
     return step.expected_output is not None or step.math is not None
 
 
@@ -36,14 +40,14 @@ def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list
             raise
         printed = [r.stdout for r in result.results] + [exc.printed]
         try:
-            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step, forget)
+            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step, forget, [r.shown for r in result.results])
         except _SeedDependent as dependent:
             result.failed = steps[dependent.index]
             raise dependent.error from None
         raise
     printed = [r.stdout for r in result.results]
     try:
-        _raise_if_seed_dependent(page, steps, printed, on_step, forget)
+        _raise_if_seed_dependent(page, steps, printed, on_step, forget, [r.shown for r in result.results])
     except _SeedDependent as dependent:
         result.failed = steps[dependent.index]
         if update is not None:  # its rewrite would record a seed-0 output as right
@@ -59,7 +63,7 @@ class _SeedDependent(Exception):
         self.index, self.error = index, error
 
 
-def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step, forget) -> None:
+def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step, forget, shown: list[list[str]]) -> None:
     """Rerun ``steps`` from OTHER_SEED up to the last checked one; _SeedDependent at the first checked step printing otherwise or failing"""
     last = max((i for i, s in enumerate(steps) if checked(s) and i < len(printed)), default=None)
     if last is None:
@@ -79,16 +83,24 @@ def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], 
                                     f"{exc.report}"))) from None
         seconds = [exc.printed]
     for i, (step, first, second) in enumerate(zip(steps, printed, [r.stdout for r in again.results] + seconds)):
-        if checked(step) and first != second:
+        if _checked_output(step) and first != second:
             raise _SeedDependent(i, BlockError(step.origin, _message(page, step, _difference(first, second))))
+    for i, (step, first, second) in enumerate(zip(steps, shown, [r.shown for r in again.results])):
+        numbers = [n for part in step.parts for n in part.prose]
+        for number, a, b in zip(numbers, first, second):
+            if a != b:
+                raise _SeedDependent(i, BlockError(number.origin, f"the number in the text at line {number.origin.line} "
+                                                   f"changes with the seed the tests start from: it gives {a} from seed {SEED}, "
+                                                   f"{b} from seed {OTHER_SEED}. {_ADVICE}"))
 
 
 def _message(page: Page, step: Step, what: str) -> str:
     shown = page.where(step.expected_fence.start).line if step.expected_fence is not None else step.math.origin.line
-    return (f"the output checked at line {shown} changes with the seed the tests start "
-            f"from: {what}\nThe page never sets a seed before this block, so a reader running it would get other "
-            "numbers. Seed the random draws on the page, before this block (torch.manual_seed(0), for instance), "
-            "and run the tests again.")
+    return f"the output checked at line {shown} changes with the seed the tests start from: {what}\n{_ADVICE}"
+
+
+_ADVICE = ("The page never sets a seed before this block, so a reader running it would get other numbers. Seed the random "
+           "draws on the page, before this block (torch.manual_seed(0), for instance), and run the tests again.")
 
 
 def _difference(first: str, second: str) -> str:
