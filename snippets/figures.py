@@ -14,6 +14,7 @@ so it is drawn to read on the light and the dark theme alike:
 No pyplot: a ``Figure`` object per call, so nothing global is left behind.
 """
 
+import html
 import io
 import re
 
@@ -34,15 +35,21 @@ _RC = {
     "ytick.color": _INK,
     "axes.titlesize": 10,
 }
-# Cell values: 8 pt, drawn at 0.9 of that or more in a 1280 px wide window
-# (a page's column is about 690 px, two panels and the colour bar 7.8 in).
+# Cell values: 8 pt; a panel is drawn 3.9 in wide (374 px), so they stay at
+# 9.5 px or more where a page column fits two panels (1280 px window) and at
+# 9 px or more on a 390 px phone, one panel a row.
 CELL_PT = 8
 # One colour scale for every attention heatmap of the series, so a colour
 # means the same weight in every figure. A causal first row is always 1.00:
 # scaled to it, every other cell came out the same dark purple. Above the
 # top, a cell takes the top colour, and the colour bar's arrow says so.
 SCALE = (0.0, 0.6)
-PANELS_PER_ROW = 2  # four heads: a 2x2 grid, each panel as large as one alone
+# Several panels are an SVG each, side by side while the column is wide
+# enough (two at 1280 px) and one a row below that: one SVG of a 2x2 grid
+# drew its numbers at 5 px on a 390 px phone. The styles are inline: the
+# figure needs no stylesheet of the site's.
+PANELS_STYLE = "display:flex;flex-wrap:wrap;justify-content:center;gap:0 1rem"
+PANEL_STYLE = "flex:1 1 16rem;max-width:22rem;height:auto"
 
 
 def _cell_text_colour(rgba):
@@ -54,13 +61,16 @@ def _cell_text_colour(rgba):
 # --8<-- [start:heatmap_svg]
 def heatmap_svg(matrices, tokens, *, titles=None, description,
                 hide_future=False, scale=SCALE):
-    """One SVG: a heatmap per matrix, two to a row, one shared colour bar.
+    """A heatmap per matrix on one colour scale, with one colour bar.
 
     matrices: sequence of (n, n) attention-weight tensors or arrays, row i =
     query token i, column j = key token j. tokens: the n axis labels.
     hide_future: leave cells above the diagonal blank (causal attention).
     scale: (low, high) of the colour scale, shared by every panel.
     description: the accessible name (aria-label and <title>) of the figure.
+    One matrix: one SVG, its colour bar beside it. Several: a <div> of one
+    SVG per panel and one for the colour bar, which wrap to one a row on a
+    narrow screen.
     """
     import numpy as np
 
@@ -71,60 +81,89 @@ def heatmap_svg(matrices, tokens, *, titles=None, description,
     titles = list(titles) if titles is not None else [None] * len(mats)
     if len(titles) != len(mats):
         raise ValueError("one title per matrix")
-    cmap = matplotlib.colormaps["viridis"]
     norm = matplotlib.colors.Normalize(*scale, clip=True)
-    cols = min(len(mats), PANELS_PER_ROW)
-    rows = -(-len(mats) // cols)
-    future = np.triu(np.ones((n, n)), 1) > 0
+    over = any(float(m.max()) > scale[1] for m in mats)
+    with matplotlib.rc_context(_RC):
+        if len(mats) == 1:
+            return _svg(_panel(mats[0], tokens, titles[0], norm, hide_future,
+                               bar=True, over=over), description)
+        parts = [_svg(_panel(m, tokens, t, norm, hide_future),
+                      f"{description} {k}", named=False)
+                 for k, (m, t) in enumerate(zip(mats, titles))]
+        parts.append(_svg(_colour_bar(norm, over), f"{description} bar",
+                          named=False))
+    label = html.escape(description, quote=True)
+    return (f'<div class="heatmap-panels" role="img" aria-label="{label}" '
+            f'style="{PANELS_STYLE}">\n' + "\n".join(parts) + "\n</div>")
 
-    with matplotlib.rc_context(_RC | {"svg.hashsalt": description}):
-        size = (0.55 + 3.35 * cols + 0.75, 0.3 + 3.3 * rows)
-        fig = Figure(figsize=size, layout="constrained")
-        axes = fig.subplots(rows, cols, squeeze=False).ravel()
-        for k, ax in enumerate(axes):
-            if k >= len(mats):
-                ax.set_visible(False)
-                continue
-            m = mats[k]
-            shown = np.ma.masked_where(future, m) if hide_future else m
-            ax.pcolormesh(shown, cmap=cmap, norm=norm)
-            ax.set_xlim(0, n)
-            ax.set_ylim(n, 0)  # row 0 on top, as the matrix is printed
-            ax.set_aspect("equal")
-            for i, j in np.ndindex(n, n):
-                if hide_future and future[i, j]:
-                    continue
-                colour = _cell_text_colour(cmap(norm(m[i, j])))
-                ax.text(j + 0.5, i + 0.5, f"{m[i, j]:.2f}", ha="center",
-                        va="center", fontsize=CELL_PT, color=colour)
-            centres = [t + 0.5 for t in range(n)]
-            ax.set_xticks(centres, tokens, rotation=45, ha="right",
-                          rotation_mode="anchor")
-            first = k % cols == 0
-            ax.set_yticks(centres, tokens if first else [])
-            ax.tick_params(length=0)
-            for spine in ax.spines.values():
-                spine.set_visible(False)
-            if titles[k]:
-                ax.set_title(titles[k])
-            if first:
-                ax.set_ylabel("query token")
-            if k // cols == rows - 1:
-                ax.set_xlabel("key token")
-        over = any(float(m.max()) > scale[1] for m in mats)
-        bar = fig.colorbar(
-            matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap), ax=axes,
-            shrink=0.8 if rows == 1 else 0.6,
-            extend="max" if over else "neither",
-        )
-        bar.set_label("attention weight")
-        bar.ax.tick_params(length=0)
-        bar.outline.set_visible(False)
-        buf = io.StringIO()
+
+def _panel(m, tokens, title, norm, hide_future, *, bar=None, over=False):
+    """One heatmap as a matplotlib Figure, a vertical colour bar or none."""
+    import numpy as np
+
+    n = len(tokens)
+    cmap = matplotlib.colormaps["viridis"]
+    future = np.triu(np.ones((n, n)), 1) > 0
+    width = 0.55 + 3.35 + (0.75 if bar else 0.0)
+    fig = Figure(figsize=(width, 3.6), layout="constrained")
+    ax = fig.subplots()
+    shown = np.ma.masked_where(future, m) if hide_future else m
+    ax.pcolormesh(shown, cmap=cmap, norm=norm)
+    ax.set_xlim(0, n)
+    ax.set_ylim(n, 0)  # row 0 on top, as the matrix is printed
+    ax.set_aspect("equal")
+    for i, j in np.ndindex(n, n):
+        if hide_future and future[i, j]:
+            continue
+        colour = _cell_text_colour(cmap(norm(m[i, j])))
+        ax.text(j + 0.5, i + 0.5, f"{m[i, j]:.2f}", ha="center",
+                va="center", fontsize=CELL_PT, color=colour)
+    centres = [t + 0.5 for t in range(n)]
+    ax.set_xticks(centres, tokens, rotation=45, ha="right",
+                  rotation_mode="anchor")
+    ax.set_yticks(centres, tokens)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    if title:
+        ax.set_title(title)
+    ax.set_ylabel("query token")
+    ax.set_xlabel("key token")
+    if bar:
+        _bar(fig.colorbar(_mappable(norm), ax=ax, shrink=0.8,
+                          extend="max" if over else "neither"))
+    return fig
+
+
+def _colour_bar(norm, over):
+    """The colour bar of several panels, alone and lying down."""
+    fig = Figure(figsize=(3.9, 0.85), layout="constrained")
+    ax = fig.subplots()
+    _bar(fig.colorbar(_mappable(norm), cax=ax, orientation="horizontal",
+                      extend="max" if over else "neither"))
+    return fig
+
+
+def _mappable(norm):
+    return matplotlib.cm.ScalarMappable(norm=norm,
+                                        cmap=matplotlib.colormaps["viridis"])
+
+
+def _bar(bar):
+    bar.set_label("attention weight")
+    bar.ax.tick_params(length=0)
+    bar.outline.set_visible(False)
+# --8<-- [end:heatmap_svg]
+
+
+def _svg(fig, description, *, named=True):
+    """A Figure as inline SVG text (``named``: the figure's accessible name;
+    ``description`` also salts its ids: panels of a page share none)."""
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": description}):
         fig.savefig(buf, format="svg", transparent=True,
                     metadata={"Date": None})
-    return _clean_svg(buf.getvalue(), description)
-# --8<-- [end:heatmap_svg]
+    return _clean_svg(buf.getvalue(), description, named=named)
 
 
 # --8<-- [start:attention_heatmap]
@@ -150,8 +189,9 @@ def _quad_to_rect(m):
             f' fill="{m.group(5)}"/>')
 
 
-def _clean_svg(svg, description):
-    """Inline-ready SVG: no XML prologue or comments, theme colour, a name."""
+def _clean_svg(svg, description, *, named=True):
+    """Inline-ready SVG: no XML prologue or comments, theme colour, a name
+    (``named``; else a panel of a figure whose <div> is named)."""
     from html import escape
 
     svg = re.sub(r"<\?xml[^>]*\?>\s*", "", svg)
@@ -187,6 +227,8 @@ def _clean_svg(svg, description):
         svg = re.sub(r"<g>\s*</g>\s*", "", svg)
     # Blank lines would end an HTML block inside Markdown: drop them.
     svg = "\n".join(line for line in svg.splitlines() if line.strip())
+    if not named:
+        return svg.replace("<svg ", f'<svg style="{PANEL_STYLE}" ', 1)
     label = escape(description, quote=True)
     svg = svg.replace(
         "<svg ",

@@ -11,26 +11,26 @@ from torch import nn
 # --8<-- [end:imports]
 
 
+# The author's own class, as pasted in the entry of 2025-07-27 (indentation
+# restored; names and comments are the author's): not to be tidied.
+# tests/test_author_words.py checks these lines against the author's text.
 # --8<-- [start:self_attention_v1]
 class SelfAttention_v1(nn.Module):
-    """Scaled dot-product self-attention with raw weight matrices."""
-
     def __init__(self, d_in, d_out):
         super().__init__()
-        # One (d_in, d_out) matrix each for W^Q, W^K, W^V, uniform in [0, 1).
         self.W_query = nn.Parameter(torch.rand(d_in, d_out))
         self.W_key = nn.Parameter(torch.rand(d_in, d_out))
         self.W_value = nn.Parameter(torch.rand(d_in, d_out))
-
-    def forward(self, x):
-        # x: (n_tokens, d_in); every row is projected at once.
-        queries = x @ self.W_query
+    def forward(self, x): #x is an entire input tensor
         keys = x @ self.W_key
-        values = x @ self.W_value
-        d_k = keys.shape[-1]
-        scores = queries @ keys.T  # (n_tokens, n_tokens)
-        weights = torch.softmax(scores / d_k**0.5, dim=-1)
-        return weights @ values  # one context vector per token
+        queries = x @ self.W_query
+        values = x @ self.W_value #access the first by values[0], same for above
+        attn_scores = queries @ keys.T
+        attn_weights = torch.softmax(
+            attn_scores / keys.shape[-1]**0.5, dim=-1
+        )
+        context_vec = attn_weights @ values
+        return context_vec
 # --8<-- [end:self_attention_v1]
 
 

@@ -13,7 +13,8 @@
 # %% [markdown]
 # # Attention, step by step
 #
-# *A notebook, added on November 29, 2026 and revised on December 4, 2026.*
+# *Written by the journal's editors, not by the author: a notebook added on
+# November 29, 2026 and revised on December 4 and 6, 2026.*
 #
 # It picks up where the two entries stop: dropout on the attention weights, a
 # compact causal attention module that takes a batch, and multi-head attention
@@ -91,11 +92,16 @@ assert torch.equal(dropout(ones), ones)
 # A compact module: trainable projections $Q = X W^Q$, $K = X W^K$,
 # $V = X W^V$, scores scaled by $1/\sqrt{d_k}$ ($d_k$: the length of a key
 # vector), the future masked with $-\infty$ before the softmax, dropout on the
-# weights, then $Z = A V$:
+# weights, then the weighted sum of the values:
 #
 # $$
 # A = \operatorname{softmax}\Bigl(\frac{Q K^{\top}}{\sqrt{d_k}} + M\Bigr),
 # \qquad M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}
+# $$
+#
+# $$
+# Z = \operatorname{dropout}(A)\, V \quad \text{in training}, \qquad
+# Z = A V \quad \text{in evaluation}
 # $$
 #
 # The input now has a batch dimension, shape $(b, n, d_{\text{in}})$. The mask
@@ -161,8 +167,9 @@ assert torch.allclose(ca(batch[:, :4]), context[:, :4], atol=1e-6)
 
 # %% [markdown]
 # The last check says more than it seems: with a causal
-# mask, the output for token $i$ depends only on tokens $1..i$, so cutting the
-# sequence after token 4 leaves the first four context vectors unchanged.
+# mask, the output for a token depends only on that token and the ones before
+# it, so cutting the sequence after its fourth token (`batch[:, :4]`, indices 0
+# to 3) leaves the first four context vectors unchanged.
 #
 # ### Dropout on the attention weights
 #
@@ -171,8 +178,12 @@ assert torch.allclose(ca(batch[:, :4]), context[:, :4], atol=1e-6)
 # weight that is kept is twice what it was before dropout. The cell prints
 # the weights of the first sentence after dropout (on another platform, other
 # entries are zeroed), then checks the rule on every weight, and that the
-# output is these weights times $V$. In evaluation mode the same module gives
-# the weights and the output without dropout.
+# output is these weights times $V$: $Z = \operatorname{dropout}(A)\,V$, not
+# $AV$. So the rows of the weights that make $Z$ no longer sum to 1 (the cell
+# prints their sums): each sums to 1 only on average,
+# $\mathbb{E}\bigl[\sum_j \operatorname{dropout}(A)_{ij}\bigr] = 1$. The first
+# row holds one weight, 1, so its sum is 0 or 2, never 1. In evaluation mode
+# the same module gives the weights and the output without dropout.
 
 # %%
 torch.manual_seed(123)  # the same projections as ca
@@ -187,6 +198,14 @@ assert torch.allclose(after[kept], 2 * before[kept])  # 1 / (1 - p) = 2
 past = before != 0  # on and below the diagonal
 print(f"{(past & ~kept).sum()} of {past.sum()} weights zeroed")
 assert torch.allclose(out, after @ ca_drop.W_value(batch))
+
+# The rows of dropout(A) no longer sum to 1: the first is 0 or 2, whatever
+# the platform's mask; before dropout every row does.
+row_sums = after.sum(dim=-1)
+print("row sums after dropout:", row_sums[0])
+assert set(row_sums[:, 0].tolist()) <= {0.0, 2.0}
+assert not torch.allclose(row_sums, torch.ones(2, 6))
+assert torch.allclose(before.sum(dim=-1), torch.ones(2, 6))
 
 ca_drop.eval()
 assert torch.allclose(ca_drop(batch), context, atol=1e-6)
@@ -296,8 +315,14 @@ class MultiHeadAttention(nn.Module):
 # %% [markdown]
 # ### Check 1: the same numbers as the wrapper
 #
-# Stacking the heads' weight matrices row-wise gives the split module's
-# projection, and with $W^O = I$, $b^O = 0$ the two modules must agree.
+# In the formulas' convention, $Q = X W^Q$ with $W^Q$ of shape
+# $d_{\text{in}} \times d_{\text{out}}$, the one module's $W^Q$ is the heads'
+# matrices side by side, $W^Q = \bigl[\, W^Q_1 \;\; W^Q_2 \,\bigr]$ (columns
+# $1..2$ make head 1's queries, columns $3..4$ head 2's), and the same for
+# $W^K$ and $W^V$. `nn.Linear` stores the transpose, $(W^Q)^{\top}$ of shape
+# $d_{\text{out}} \times d_{\text{in}}$, as its `weight`, so in code the heads'
+# stored weights are stacked row-wise (`torch.cat(..., dim=0)`). With
+# $W^O = I$, $b^O = 0$ the two modules must agree.
 
 # %%
 mha = MultiHeadAttention(d_in=3, d_out=4, context_length=6, num_heads=2)

@@ -77,16 +77,20 @@ def test_causal_heatmap_shows_the_seed_789_weights_and_keeps_the_rng():
     assert labels[:3] == ["1.00", "0.55", "0.45"] and labels[15] == "0.19"
 
 
-def title_positions(svg):
-    found = re.findall(r'x="([\d.]+)" y="([\d.]+)">(head \d)</text>', svg)
-    return {name: (float(x), float(y)) for x, y, name in found}
-
-
-def test_four_heads_are_a_two_by_two_grid():
-    svg = figures.heatmap_svg([WEIGHTS] * 4, TOKENS, titles=[f"head {h}" for h in range(1, 5)], description="d")
-    at = title_positions(svg)
-    assert at["head 1"][1] == at["head 2"][1] < at["head 3"][1] == at["head 4"][1]
-    assert at["head 1"][0] == at["head 3"][0] < at["head 2"][0] == at["head 4"][0]
+def test_four_heads_are_an_svg_each_that_wrap_to_one_a_row_on_a_phone():
+    """One SVG of a 2x2 grid drew its numbers at 5 px on a 390 px phone: each panel is an SVG of its own, as
+    wide as a heatmap alone (so 8 pt numbers stay at 9 px or more, two a row at 1280 px, one a row at 390 px)."""
+    out = figures.heatmap_svg([WEIGHTS] * 4, TOKENS, titles=[f"head {h}" for h in range(1, 5)], description="four")
+    assert out.startswith('<div class="heatmap-panels" role="img" aria-label="four" style="display:flex;flex-wrap:wrap')
+    svgs = re.findall(r"<svg\b[^>]*>", out)
+    assert len(svgs) == 5 and all(figures.PANEL_STYLE in tag for tag in svgs)  # four panels and the colour bar
+    assert out.count('role="img"') == 1 and out.count("<title>") == 0  # one name, the figure's
+    widths = [float(re.search(r'width="([\d.]+)pt"', tag)[1]) for tag in svgs]
+    assert max(widths) <= 3.9 * 72 + 1  # pt: no panel wider than one alone
+    assert [out.count(f">head {h}</text>") for h in range(1, 5)] == [1, 1, 1, 1]
+    assert out.count(">query token</text>") == 4  # each panel keeps its axes' names when it stands alone
+    ids = re.findall(r'\sid="([^"]+)"', out)
+    assert len(ids) == len(set(ids))  # panels on one page share no id
 
 
 def cell_fills(svg):

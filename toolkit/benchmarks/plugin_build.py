@@ -9,6 +9,7 @@ builds: a fresh interpreter each, as `make build` runs them.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from benchmarks import common
@@ -26,13 +27,25 @@ def theme_dir() -> Path:
     return Path(mkdocs_plugin.__file__).resolve().parent / "theme"
 
 
+def plain_theme(project: Path) -> Path:
+    """The templates the plugin puts before Material's (its theme folder, and Material's templates it edits, home.html made from
+    blog.html among them) in one folder, for custom_dir: the plain build renders the same pages without the plugin."""
+    from journal_tools.compat import theme_patches
+
+    folder = project / ".cache" / "bench-plain-theme"
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(theme_dir(), folder)
+    for name, text in theme_patches.patched_templates().items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 def configs(project: Path) -> tuple[Path, Path]:
     base = common.without_notebook_nav(common.without_plugin(common.load_config(project), "mkdocs-jupyter"))
     journal = common.write_config(project, "journal", base)
     plain = common.without_plugin(common.without_plugin(base, "journal"), "journal-serve")
-    # The same templates (the home page's template lives in the plugin's theme
-    # folder), found through custom_dir instead of the plugin.
-    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(theme_dir()))
+    plain["theme"] = dict(plain.get("theme") or {}, custom_dir=str(plain_theme(project)))
     # Plain Material writes math as arithmatex's TeX for a script to render.
     # (mkdocs.yml names the extension by its entry point, journal_math, or by its module.)
     plain["markdown_extensions"] = [{"pymdownx.arithmatex": {"generic": True}} if e in MATH_EXTENSIONS else e

@@ -68,6 +68,18 @@ def test_row_1_configs_load_and_plain_is_plain(project):
         _loads(path)
 
 
+def test_row_1_plain_config_finds_every_template_a_page_names(project):
+    """The plain build renders the same pages without the journal plugin, which makes home.html from Material's blog.html:
+    a template a page names (docs/index.md: `template: home.html`) must be found without it (it was not: TemplateNotFound)."""
+    _, plain = plugin_build.configs(project)
+    env = load_config(str(plain)).theme.get_env()
+    named = {m.group(1) for page in (project / "docs").rglob("*.md")
+             for m in re.finditer(r"^template:\s*(\S+)\s*$", page.read_text(encoding="utf-8"), re.M)}
+    assert "home.html" in named, "the journal's home page no longer names its template: update this test"
+    for name in sorted(named):
+        env.get_template(name)  # raises TemplateNotFound
+
+
 def test_row_3_configs_and_worker(project):
     config = common.load_config(project)
     assert common.has_plugin(config, notebook_build.PLUGIN), "row 3 reports n/a without the notebook plugin"

@@ -808,3 +808,32 @@ def test_a_cell_past_its_limit_is_named_at_its_notebook_line(tmp_path):
     found = jupyter.notebook_cell_message(exc, str(path), "docs/nb.py")
     expect((found.path, found.line, found.problem) == ("docs/nb.py", 5, "notebook cell ran past its time limit, 2 s, and was stopped"),
            "nbclient", f"nbclient's message of a cell past its limit no longer reads as compat/jupyter.py parses it:\n{str(exc)[:400]}")
+
+
+def test_core_post_addresses_are_the_blogs(journal):
+    """core/page/address.py forms a post's address as the blog does (two posts with one address fail): the blog's own on_files
+    gives each post its URL from its date and slug (slug:, title:, the first heading, else the file name)."""
+    from mkdocs.config import load_config
+    from mkdocs.structure.files import get_files
+
+    from journal_tools.core.page import address
+
+    settings, write = journal
+    front = "---\ndate: 2025-07-01\n{}---\n\n"
+    posts = [write(f"blog/posts/{name}.md", front.format(extra) + body) for name, extra, body in [
+        ("heading", "", "# Softmax, by Hand!\n\nText.\n"),
+        ("title-key", "title: A Title of Its Own\n", "# Heading\n"),
+        ("slug-key", "slug: my-slug\n", "# Heading\n"),
+        ("file_name_title", "", "Text without a heading.\n"),
+        ("created", "", "# Created\n"),
+    ]]
+    posts[-1].write_text("---\ndate:\n  created: 2025-07-02\n  updated: 2025-07-09\n---\n\n# Created\n", encoding="utf-8")
+    config = load_config(str(settings.config_file))
+    config.plugins.on_startup(command="build", dirty=False)
+    config = config.plugins.on_config(config)
+    files = config.plugins.on_files(get_files(config), config=config)
+    urls = {Path(f.abs_src_path): f.url for f in files if f.src_uri.endswith(".md")}  # posts too (left out of the nav here)
+    ours = {post: address.of(post, settings).url + "/" for post in posts}
+    expect(all(urls[post] == ours[post] for post in posts), "mkdocs-material",
+           f"the blog's post URLs {[urls[p] for p in posts]} are not the addresses journal_tools/core/page/address.py forms "
+           f"{list(ours.values())}: two posts with one address may go unnoticed")

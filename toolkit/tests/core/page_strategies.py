@@ -18,7 +18,10 @@ INCLUDE_TARGETS = [
 
 _WORDS = ["text", "x", "$", "$$", "\\", "`", "``", "~", "<", ">", "<!--", "-->", "8<-", "---", "...", "+++",
           "#", "*", "_", "[x](y.md)", "{", "}", ":", "|", "é", "\u2028", "\u0085", "\x0c", "\x00", "\t", " ", "  ",
-          "<div>", "</div>", "&amp;", "!!! note", "===", "- item", "1.", "\\(", "\\)", "\\[", "\\]", "\ufeff"]
+          "<div>", "</div>", "&amp;", "!!! note", "===", "- item", "1.", "\\(", "\\)", "\\[", "\\]", "\ufeff",
+          # numbers in the text tied to the code (core/code/prose_numbers.py), good and broken
+          "[1.41]{= x :.2f}", "{= x}", "[1]{= x +}", "[]{= 1}", "{=}", "{= }", "[a]{= {1}}", "`[9]{= y}`", "{= x!r}",
+          "[2]{= 'a\"b'}", "{= x :{w}}", "[[1]]{= x}", "{= x=}", "{= lambda: 1}", "[1]{= \\x}", "{= f'{x}'}"]
 
 prose_line = st.lists(st.sampled_from(_WORDS), max_size=8).map(" ".join)
 free_line = st.text(st.characters(codec="utf-8", exclude_characters="\n\r"), max_size=30)

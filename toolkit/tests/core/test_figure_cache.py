@@ -21,7 +21,10 @@ def _write_module(snippets: Path, label: str) -> None:
     (snippets / "figmod.py").write_text(
         "from pathlib import Path\n\n"
         f"def draw():\n    data = (Path(__file__).parent / 'data' / 'points.txt').read_text().strip()\n"
-        f"    return {SVG.format(label=label)!r}.format(data)\n\ndef broken():\n    raise ValueError('no data')\n",
+        f"    return {SVG.format(label=label)!r}.format(data)\n\ndef broken():\n    raise ValueError('no data')\n"
+        # matplotlib's savefig(format="svg") text, as it comes; and an SVG with no accessible name
+        "\ndef xml_header():\n    return '<?xml version=\"1.0\"?>\\n<!DOCTYPE svg>\\n<svg role=\"img\" aria-label=\"x\"></svg>'\n"
+        "\ndef unlabelled():\n    return '<svg role=\"img\"><title>x</title></svg>'\n",
         encoding="utf-8",
     )
 
@@ -87,6 +90,11 @@ def test_expand_inlines_the_figure_with_its_caption(snippets):
     ("figmod.missing", "figmod has no function 'missing'"),
     ("figmod.broken", r"figmod.broken\(\) raised ValueError: no data"),
     ("nomodule.draw", "cannot import 'nomodule'"),
+    # the rules a figure's SVG must follow, said where it breaks them
+    ("figmod.xml_header", r"figmod.xml_header\(\) must return SVG text that starts with <svg \(this starts with '<\?xml version=.*keep "
+                          "the text from <svg on"),
+    ("figmod.unlabelled", r"figmod.unlabelled\(\) returned an <svg> tag without aria-label: write aria-label=\"<what the figure "
+                          "shows>\" on it"),
 ])
 def test_bad_figure_fails_with_file_and_line_and_keeps_nothing(snippets, target, message):
     text = f"# A page\n\nText.\n\n<!-- journal:figure {target} | x -->\n"
@@ -118,3 +126,31 @@ def test_a_figure_that_never_returns_fails_at_its_line_naming_the_loop(snippets,
     (mistake,) = figures.mistakes(refs, svgs, snippets.parent)
     assert re.match(r"^docs/page\.md:3: spin\.draw\(\) ran past 2 s, the block limit, stopped at snippets/spin\.py:(3|4)$",
                     str(mistake)), str(mistake)
+
+
+def test_serve_keeps_a_figure_redrawn_in_the_background_so_the_next_build_settles(snippets, monkeypatch):
+    """make serve after a save of a figure's module: the build serves the last drawing, the worker redraws it in a thread of its
+    own and asks for one rebuild, which takes the new drawing from the record. The record's write from that thread was lost, so
+    every rebuild redrew it and asked for another, for ever."""
+    import threading
+
+    from journal_tools.serve.background_figures import BackgroundFigures
+
+    record = Record(snippets.parent)  # the build's record, opened in this thread (MkDocs')
+    refs = figures.find_figures(PAGE, "docs/page.md")
+    first = figures.prepare(refs, [snippets], record)
+    _write_module(snippets, "second drawing")
+    rebuilt = threading.Event()
+    shared = BackgroundFigures(rebuilt.set)
+    shared.stale = dict(first)
+    assert figures.prepare(refs, [snippets], record, _no_draw, shared.stale) == first  # served as last drawn
+    shared.record = record
+
+    class Runner:  # the warm worker's drawing
+        def draw(self, targets, dirs):
+            return figures.draw(targets, dirs, snippets.parent)
+
+    shared.redraw_stale(Runner(), [snippets])
+    assert rebuilt.wait(120)
+    svgs = figures.prepare(refs, [snippets], record, _no_draw, {})  # the rebuild it asked for: nothing left to draw
+    assert "second drawing" in svgs["figmod.draw"]

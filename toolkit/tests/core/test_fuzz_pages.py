@@ -32,6 +32,7 @@ from mkdocs.utils.meta import YAML_RE, get_data
 from page_strategies import page
 
 from journal_tools.compat import blog, mkdocs_config
+from journal_tools.core.code import prose_numbers
 from journal_tools.core.code.figures import find_figures
 from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, parse_page
 from journal_tools.core.code.render_check import PYTHON_LOOKING, SHELL_LOOKING, RenderProblem, check_render
@@ -195,6 +196,7 @@ def check_everything(settings: Settings, data: bytes, post: bool) -> list[Outcom
         raw = data.decode("utf-8")  # line endings as written
         outcomes.append(_step("frontmatter.read", settings, (FrontMatterError,), lambda: frontmatter.read(raw, rel)))
         outcomes.append(_step("includes.expand", settings, (IncludeError,), lambda: _expand_keeps_lines(raw, rel, settings)))
+        outcomes.append(_step("prose_numbers.shown", settings, (), lambda: _shown_keeps_lines(source)))
     return outcomes
 
 
@@ -247,6 +249,13 @@ def _same_front_matter(source: str, rel: str) -> None:
     config.load_dict({k: v for k, v in meta.items() if k in config})
     errors, _ = config.validate()
     assert not errors, f"check_page passed a post the blog plugin rejects: {errors}"
+
+
+def _shown_keeps_lines(source: str) -> None:
+    """Numbers in the text as the build shows them: every line stays where it was, and no tied number is left outside code."""
+    shown = prose_numbers.shown(source)
+    assert shown.count("\n") == source.count("\n"), "showing the numbers in the text moved lines"
+    assert prose_numbers.shown(shown) == shown, "a tied number is left after showing them"
 
 
 def _expand_keeps_lines(text: str, rel: str, settings: Settings) -> None:

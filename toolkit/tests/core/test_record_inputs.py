@@ -172,7 +172,7 @@ def test_a_post_s_tests_read_the_authors_file_too(journal):
 
 def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_edit(journal, monkeypatch):
     """The build's downloads carry what the page's code was seen to read: after a prose edit its chains' records (kept under
-    their code) still say, so nothing runs; after a code edit they do not, and the code runs to be watched."""
+    their code) still say, so nothing runs; after a code edit they do not, and the judge runs the chain to be watched."""
     from journal_tools.core.code.parse import parse_page
     from journal_tools.core.judge import CHAIN, chain_key
     from journal_tools.core.record.code_reads import files_read
@@ -187,15 +187,33 @@ def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_e
                   Inputs.observe(["snippets/data.txt"], root=settings.root))
     ran = []
 
-    def run(path):
-        ran.append(path)
-        return {"files": {}, "folders": {}}
+    class Sandbox:  # the judge's worker, watched: which page's chain it was asked to run
+        def run_chain(self, page, steps, result, update=None, **kwargs):
+            ran.append(settings.root / page.path)
 
     write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(1)\n```\n")
-    assert files_read(record, page, settings, run=run) == [Path("snippets/data.txt")] and not ran
+    assert files_read(record, page, settings, Sandbox()) == [Path("snippets/data.txt")] and not ran
     write("p.md", "# P\n\nMore prose than before.\n\n```python\nprint(2)\n```\n")
-    files_read(record, page, settings, run=run)
+    files_read(record, page, settings, Sandbox())
     assert ran == [page]
+
+
+def test_make_serve_s_build_takes_the_newest_reads_of_a_chain_whose_code_changed(journal, monkeypatch):
+    """make serve's build runs no code (its worker judges the saved page after the build): after a code save its downloads carry
+    what the chain's newest record says its code read, of the code before the save, rather than nothing."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import CHAIN, chain_key
+    from journal_tools.core.record.code_reads import files_read
+
+    monkeypatch.delenv("FRESH", raising=False)
+    settings, write = journal
+    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
+    page = write("p.md", "# P\n\n```python\nprint(1)\n```\n")
+    parsed = parse_page(page, settings)
+    record = Record(settings.root)
+    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps), Inputs.observe(["snippets/data.txt"], root=settings.root))
+    write("p.md", "# P\n\n```python\nprint(2)\n```\n")
+    assert files_read(record, page, settings) == [Path("snippets/data.txt")]
 
 
 # -- the badge ------------------------------------------------------------------------------------
@@ -204,7 +222,7 @@ def test_badge_says_what_ran_only_when_a_record_holds():
     shown = badge_html({"blocks": 13, "numbers": 104, "torch": "2.13.0", "date": "2026-11-30"}, "../verified/")
     assert 'data-verified="true" data-search-exclude>' in shown  # Material's search leaves it out
     assert ("Verified</span> on 2026-11-30 with PyTorch 2.13.0: 13 code blocks ran, and the 104 numbers of the printed"
-            " outputs and matrices shown match what the code prints." in shown)
+            " outputs, matrices and sentences shown match what the code gives." in shown)
     assert shown.endswith(' <a href="../verified/">What is checked</a></p>')
     assert "1 code cell ran, and the 1 number of" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
                                                                  "date": "2026-11-30", "notebook": True})
@@ -214,9 +232,17 @@ def test_badge_says_what_ran_only_when_a_record_holds():
 
 
 def test_a_page_with_no_number_to_compare_says_so_never_0_numbers_checked():
-    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
-    assert "12 code cells ran and their asserts held; the page shows no printed numbers to compare." in shown
+    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30"})
+    assert "12 code blocks ran and their asserts held; the page shows no printed numbers to compare." in shown
     assert "0 number" not in shown
+
+
+def test_a_notebook_s_badge_says_its_outputs_are_the_build_s_own_not_that_it_has_none():
+    """A notebook page shows printed tensors (the build runs its cells): its badge must not say it shows no numbers."""
+    shown = badge_html({"blocks": 12, "numbers": 0, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
+    assert ("12 code cells ran and their asserts held; the outputs shown are printed by the site build's own run of"
+            " these cells, not compared with a stored copy." in shown)
+    assert "no printed numbers" not in shown
 
 
 def test_an_entry_s_date_reads_as_material_writes_it():
@@ -239,3 +265,17 @@ def test_a_check_may_keep_fewer_states(root):
     assert sqlite3.connect(record.path).execute("SELECT COUNT(*) FROM passed").fetchone()[0] == 2
     page.write_text("version 2\n")
     assert record.find("site check", "t p", "env") == {"n": 2}
+
+
+def test_a_check_passed_in_another_thread_is_kept(root):
+    """make serve reads the record in MkDocs' thread and writes figures redrawn (and pages judged) from threads of its own: a row
+    written there was lost (sqlite refuses a connection from another thread, and a failed write only costs a run), so every
+    rebuild redrew the figure and asked for one more rebuild, for ever."""
+    import threading
+
+    record = Record(root)
+    record.passed("figure", "m.g", "env", read(root), {"svg": "<svg/>"})  # this thread opens the file first
+    writer = threading.Thread(target=record.passed, args=("figure", "m.f", "env", read(root), {"svg": "<svg/>"}))
+    writer.start()
+    writer.join()
+    assert record.find("figure", "m.f", "env") == {"svg": "<svg/>"}

@@ -74,3 +74,58 @@ def test_a_plain_mismatch_still_advises_update_outputs(journal):
                                     "```text\n4\n```\n"), settings)
     with pytest.raises(BlockError, match="make update-outputs"):
         run_checked(page, page.steps, ChainResult())
+
+
+@pytest.mark.parametrize("seed_line, fails", [("", True), ("torch.manual_seed(3)\n", False)])
+def test_a_number_in_the_text_that_changes_with_the_seed_fails_at_its_line(journal, seed_line, fails):
+    settings, write = journal
+    reset_global_state()
+    value = f"{torch.rand(1).item():.3f}"
+    text = f"```python\nimport torch\n{seed_line}r = torch.rand(1).item()\n```\n\nA draw: [{value}]{{= r :.3f}}.\n"
+    page = parse_page(write("n.md", text), settings)
+    if not fails:  # seeded on the page: the number written is that seed's
+        torch.manual_seed(3)
+        page = parse_page(write("n.md", text.replace(value, f"{torch.rand(1).item():.3f}")), settings)
+        assert run_checked(page, page.steps, ChainResult()).numbers_checked == 1
+        return
+    with pytest.raises(BlockError, match=rf"docs/n\.md:6: the number in the text at line 6 changes with the seed the tests "
+                                         rf"start from: it gives {value} from seed 0, .* from seed 1\. The page never sets a seed"):
+        run_checked(page, page.steps, ChainResult())
+
+
+# -- as the page tests run it: in the sandbox's worker -------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sandbox():
+    from journal_tools.core.code.sandbox import Sandbox
+
+    box = Sandbox()
+    yield box
+    box.close()
+
+
+UNSEEDED = {
+    "in the block": ("", "import torch\nprint(torch.rand(2))\n"),
+    # drawn when the module is first imported: a rerun that kept the module printed the same numbers, and passed
+    "at a snippet module's import": ("import torch\n\nweights = torch.rand(2)\n", "from drawn import weights\nprint(weights)\n"),
+}
+
+
+@pytest.mark.parametrize("updating", [False, True], ids=["check", "update-outputs"])
+@pytest.mark.parametrize("where", UNSEEDED)
+def test_the_worker_fails_an_unseeded_output_at_its_block(journal, sandbox, where, updating):
+    """`make check` of an output filled by `make update-outputs` (seed 0's numbers), and `make update-outputs` of the empty fence:
+    both fail at the block naming the seed, and nothing is written back."""
+    settings, write = journal
+    module, code = UNSEEDED[where]
+    (settings.root / "snippets" / "drawn.py").write_text(module, encoding="utf-8")
+    reset_global_state()
+    shown = "" if updating else str(torch.rand(2))
+    page = parse_page(write("w.md", f"# W\n\n```python\n{code}```\n\n<!--pytest-codeblocks:expected-output-->\n\n"
+                                    f"```text\n{shown}\n```\n"), settings)
+    result, updates = ChainResult(), []
+    with pytest.raises(BlockError) as info:
+        sandbox.run_chain(page, page.steps, result, updates if updating else None, snippet_dirs=settings.snippet_dirs,
+                          root=settings.root)
+    assert str(info.value).startswith("docs/w.md:3: the output checked at line 10 changes with the seed"), str(info.value)
+    assert result.failed == page.steps[0] and result.executed_fences == 1 and updates == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import yaml
 
@@ -132,3 +134,34 @@ def test_link_warnings_get_the_file_and_line(journal):
     other = "Doc file 'p.md' contains an unrecognized relative link 'x/', it was left as is."
     assert locate_link(other, settings.docs_dir, settings.root) == other  # not written on the page: unchanged
     assert locate_link("Something else", settings.docs_dir, settings.root) == "Something else"
+
+
+POST = "---\ndate: {date}\n{extra}---\n\n# {title}\n\nText.\n"
+
+
+def test_two_posts_with_one_address_fail_once_at_the_later(journal):
+    """One date and slug is one page of the site: the later post by file name fails at the line giving its slug, naming the first."""
+    from journal_tools.core.record.validate import check_address
+
+    settings, write = journal
+    posts = {name: write(f"blog/posts/{name}.md", POST.format(date=date, extra=extra, title=title)) for name, date, extra, title in [
+        ("2026-01-05-softmax", "2026-01-05", "", "Softmax by hand"),
+        ("2026-01-05-softmax-2", "2026-01-05", "", "Softmax by Hand"),  # a copy: the same slug
+        ("2026-01-06-softmax", "2026-01-06", "", "Softmax by hand"),  # another day: another address
+        ("2026-01-05-zeta", "2026-01-05", "slug: softmax-by-hand\n", "Zeta"),  # its slug: says so
+        ("2026-01-05-own", "2026-01-05", "slug: own-slug\n", "Softmax by hand"),
+        ("2026-01-05-twice", "\n  created: 2026-01-05\n  updated: 2026-02-01", "", "Softmax by hand"),  # no plain date line
+    ]}
+    for name in ("2026-01-05-softmax", "2026-01-06-softmax", "2026-01-05-own"):
+        check_address(posts[name], settings)
+    for name, line, what in [("2026-01-05-softmax-2", 5, "# Softmax"), ("2026-01-05-zeta", 3, "slug:"), ("2026-01-05-twice", 7, "# ")]:
+        with pytest.raises(frontmatter.FrontMatterError) as info:
+            check_address(posts[name], settings)
+        assert str(info.value).startswith(f"docs/blog/posts/{name}.md:{line}: this entry's address blog/2026/01/05/softmax-by-hand/ is also "
+                                          "docs/blog/posts/2026-01-05-softmax.md's (the same date and slug)"), str(info.value)
+        assert posts[name].read_text(encoding="utf-8").split("\n")[line - 1].startswith(what)
+    # make serve's next build (new settings): a post saved since is read again, the others are not
+    moved = posts["2026-01-06-softmax"]  # to the day before: the same size, another time
+    moved.write_text(moved.read_text(encoding="utf-8").replace("2026-01-06", "2026-01-05"), encoding="utf-8")
+    with pytest.raises(frontmatter.FrontMatterError, match=r"^docs/blog/posts/2026-01-06-softmax\.md:5: this entry's address"):
+        check_address(moved, dataclasses.replace(settings))

@@ -171,3 +171,31 @@ def test_the_download_run_is_kept_under_its_code_not_its_prose(block_page):
     assert key_after(text.replace("Each block is a test of its own.", "Each block, a test of its own:\n\nmore prose.")) == key
     assert key_after(text.replace("y = 3", "y = 4")) != key
     assert key_after(text.replace("tensor([0.33]) 2", "tensor([0.34]) 2")) != key
+
+
+EDITORS_PAGE = '''\
+# With the editors' code
+
+The author's block:
+
+```python
+print(1 + 1)
+```
+
+!!! note "Editor's note: the same, tidier"
+    ```python
+    print(sum([1, 1]))
+    ```
+'''
+
+
+def test_the_editors_words_are_said_in_the_header_and_their_code_at_its_cell(journal, block_page):
+    """A page with editors' words opens its downloads with the page's line about them; each cell of their code says
+    so on its first line; a page with none says nothing of them."""
+    settings, write = journal
+    made = make(write("editors.md", EDITORS_PAGE), settings)
+    header = made.script.split("\n# %%\n", 1)[0]
+    assert "# On the page: Text marked \u201cEditor\u2019s note\u201d or \u201cEditors\u201d is by" in header
+    assert "# docs/editors.md, line 5\n" in made.script  # the author's block: no mark
+    assert "# docs/editors.md, line 10, the editors' code\n" in made.script
+    assert "Editor" not in block_page[0].script  # a page without their words

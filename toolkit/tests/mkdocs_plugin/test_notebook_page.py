@@ -52,3 +52,27 @@ def test_md_links_resolve_and_unknown_fails():
     assert out == '<a href="../../blog/2025/07/26/x/#sec">x</a>'
     with pytest.raises(notebooks.NotebookError):
         notebooks.resolve_md_links('<a href="../nope.md">x</a>', page=page, files=files)
+
+
+def test_a_notebook_runs_in_a_fresh_folder_and_this_process_stays_where_it_is(monkeypatch):
+    """nbclient starts the kernel in the folder the exporter names; the process itself must not move: make serve executes a
+    notebook in a thread while MkDocs rebuilds, and a rebuild then found no mkdocs.yml in the working folder."""
+    import os
+
+    import nbformat
+    from mkdocs_jupyter import nbconvert2
+
+    monkeypatch.setattr(nbconvert2, "HTMLExporter", nbconvert2.HTMLExporter)  # restored after the test
+    base = nbconvert2.HTMLExporter
+    seen = {}
+
+    def converted(self, nb, resources=None, **kwargs):  # what nbconvert's own conversion is handed, and where this process is
+        seen.update(cwd=os.getcwd(), path=resources["metadata"]["path"], exists=os.path.isdir(resources["metadata"]["path"]))
+        return "", resources
+
+    monkeypatch.setattr(base, "from_notebook_node", converted)
+    notebooks.install_markdown(mkdocs_config.load(FIXTURE / "mkdocs.yml"))
+    before = os.getcwd()
+    nbconvert2.HTMLExporter().from_notebook_node(nbformat.v4.new_notebook())
+    assert seen["cwd"] == before and seen["exists"] and seen["path"] != before  # the kernel's folder, made for it
+    assert os.getcwd() == before

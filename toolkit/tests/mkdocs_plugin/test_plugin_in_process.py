@@ -74,3 +74,20 @@ def test_two_builds_in_one_process_share_nothing(build_site):
 
     again, _ = build_site("again", {"index.md": cites})
     assert again["index.html"] == first["index.html"].replace("first", "again")
+
+
+PROSE = "# A\n\n```python\nr = 2 ** 0.5\n```\n\nIt divides by [1.41]{= r :.2f}, or {= r :.3f} exactly; `{= r}` is the syntax.\n"
+
+
+def test_numbers_in_the_text_read_as_plain_numbers_and_a_filled_one_is_the_codes(build_site, caplog):
+    html, _ = build_site("prose", {"index.md": PROSE})
+    assert "It divides by 1.41, or 1.414 exactly; <code>{= r}</code> is the syntax." in html["index.html"]
+    with pytest.raises(Exception, match="BuildError"):  # a filled number with no value stops the build at its line
+        build_site("unknown", {"index.md": PROSE.replace("{= r :.3f}", "{= s :.3f}")})
+    assert [r.getMessage().split("\n")[0] for r in caplog.records if r.levelname == "ERROR"] == [
+        "docs/index.md:7: NameError: name 's' is not defined"]
+    caplog.clear()
+    with pytest.raises(Exception, match="BuildError"):  # a page the tests cannot read: its filled number has no value either
+        build_site("unread", {"index.md": PROSE.replace("{= r :.3f}", "{= r +}")})
+    assert [r.getMessage().split("\n")[0] for r in caplog.records if r.levelname == "ERROR"] == [
+        "docs/index.md:7: the number's field {= r +} is not a Python f-string field: f-string: invalid syntax"]

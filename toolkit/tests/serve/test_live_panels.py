@@ -168,3 +168,13 @@ def test_a_page_runs_again_when_a_file_its_code_read_changes(tmp_path):
         state.runner.close()
     assert again is not first and [f["message"].split(";")[0] for f in again["failures"]] == [
         "the expected output differs from what the block at line 3 printed"], again
+
+
+def test_a_changed_number_in_the_text_is_one_failure_at_its_line(tmp_path):
+    """make serve's panel names a number in the text that the code contradicts where make check does, once."""
+    root = fixture_project(tmp_path / "project")
+    page = root / ENTRY
+    page.write_text(page.read_text(encoding="utf-8").replace("[0.73]{=", "[0.74]{="), encoding="utf-8")
+    outcome = _served_outcome(root, page)
+    assert [(f["where"], f["message"].split(";")[0]) for f in outcome["failures"]] == [
+        (f"{ENTRY}:42", "the number written is 0.74 but `weights[0].max().item()` gives 0.73 (`:.2f`)")], outcome

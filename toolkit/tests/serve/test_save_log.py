@@ -32,6 +32,23 @@ def test_a_save_whose_code_passed_is_one_line(caplog):
     assert _lines(caplog) == [("INFO", "rebuild 3 done in 1.42 s · changed: docs/a.md · code: 12 blocks ran in 0.8 s, all passed")]
 
 
+def test_a_save_whose_code_passed_before_says_nothing_ran(caplog):
+    """A prose save: the judge takes the page's chains from the record (the same code passed, what it read holds)."""
+    log = SaveLog(SETTINGS)
+    log.scheduled({Path("a.md"): _done({"ran": 12, "reused": 12, "seconds": 0.0, "failures": [], "to_fill": []}),
+                   Path("b.md"): _done({"ran": 3, "reused": 0, "seconds": 0.5, "failures": [], "to_fill": []})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 3", 1.0)
+    log.scheduled({Path("a.md"): _done({"ran": 12, "reused": 12, "seconds": 0.0, "failures": [], "to_fill": []})})
+    with caplog.at_level(logging.INFO, logger=LOGGER):
+        log.built("rebuild 4", 1.0)
+    assert [m for _, m in _lines(caplog)] == [
+        "rebuild 3 done in 1.00 s · changed: docs/a.md, docs/b.md · code: 15 blocks ran in 0.5 s (12 passed before, not run "
+        "again), all passed",
+        "rebuild 4 done in 1.00 s · changed: docs/a.md · code: 12 blocks passed before with this code and what it read: not run "
+        "again"]
+
+
 def test_each_problem_gets_its_own_line_at_its_file_and_line(caplog):
     log = SaveLog(SETTINGS)
     failure = {"where": "docs/a.md:58", "line": 55, "message": "the expected output differs", "report": "..."}

@@ -8,6 +8,7 @@ file every page reads (a broken link, a BibTeX syntax error). `pytest -s` prints
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 import subprocess
@@ -26,9 +27,12 @@ pytestmark = pytest.mark.slow  # each test builds a site or runs pytest or mkdoc
 POST_DATE = "2030-01-01"
 
 
+_POSTS_MADE = itertools.count(1)
+
+
 def post(front: str, body: str = "Text.") -> str:
-    """A blog post: front matter lines (without ---), excerpt marker, body."""
-    return f"---\n{front}authors:\n  - author\n---\n\n# Planted\n\nIntro.\n\n<!-- more -->\n\n{body}\n"
+    """A blog post: front matter lines (without ---), excerpt marker, body; a title of its own (one date and slug is one page)."""
+    return f"---\n{front}authors:\n  - author\n---\n\n# Planted {next(_POSTS_MADE)}\n\nIntro.\n\n<!-- more -->\n\n{body}\n"
 
 
 VALID_FRONT = f"date: {POST_DATE}\ncategories:\n  - Attention\n"
@@ -94,6 +98,10 @@ SOURCE_STAGE = {
     "include of a missing snippet": Planted(f"{POSTS}/2030-01-04-missing-include.md",
                                             post(VALID_FRONT, '```python\n--8<-- "no_such_module.py"\n```'),
                                             "--8<--", ("no_such_module.py",), "page"),
+    # the fixture entry's date and slug: the site would keep one of the two (named at the copy, after it by file name)
+    "two entries with one address": Planted(f"{POSTS}/2025-07-27-fixture-entry-copy.md",
+                                            post("date: 2025-07-27\nslug: fixture-entry\ncategories:\n  - Attention\n"), "slug:",
+                                            ("is also docs/blog/posts/2025-07-27-fixture-entry.md's",), "page"),
     "include escaping snippets/": Planted(f"{POSTS}/2030-01-05-escaping-include.md",
                                           post(VALID_FRONT, '```python\n--8<-- "../mkdocs.yml"\n```'),
                                           "--8<--", ("../mkdocs.yml",), "page"),

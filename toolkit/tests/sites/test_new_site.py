@@ -11,6 +11,7 @@ import importlib.metadata
 import re
 import subprocess
 import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -47,6 +48,7 @@ DIFFERENCES = [
     ("mkdocs.yml", "repo_name", "names: from repo_url"),
     ("mkdocs.yml", "copyright", "content"),
     ("mkdocs.yml", "plugins.blog.categories_allowed", "content: the journal's own categories"),
+    ("mkdocs.yml", "plugins.journal.unindexed_boxes", "content: the titles of this journal's series boxes"),
     ("mkdocs.yml", "nav", "content: this journal's nav names its notebook page; a made journal has none yet"),
     (".github/workflows/pages.yml", "jobs.toolkit", "the toolkit's suite (make test-toolkit), which needs toolkit/"),
     (".github/workflows/pages.yml", "jobs.deploy.needs", "waits for test-and-build only: there is no toolkit job"),
@@ -358,3 +360,61 @@ def test_the_made_journal_s_page_and_snippet_tests_pass_and_check_the_matrix(mad
     entry.write_text(text.replace("0.1978 & 0.4011 & 0.4011", "0.1978 & 0.4111 & 0.4011"), encoding="utf-8")
     proc = pytest_in(copy_, str(entry.relative_to(copy_)))
     assert proc.returncode == 1 and "of the matrix is 0.4111 but the block at line" in proc.stdout, proc.stdout
+
+
+README_ENTRY = """\
+---
+date: 2026-01-06
+categories:
+  - Notes
+authors:
+  - author
+---
+
+# Word lengths
+
+What the corpus's words look like.
+
+<!-- more -->
+
+<!-- journal:figure corpus.histogram | Word lengths. -->
+"""
+
+
+def _readme_fence(readme: str, holding: str) -> str:
+    """The README's Python fence (list items indent theirs) that holds ``holding``, dedented."""
+    fences = [textwrap.dedent(m["code"]) for m in re.finditer(r"^(?P<indent> *)```python\n(?P<code>.*?)^(?P=indent)```$", readme,
+                                                             re.M | re.S)]
+    (fence,) = [f for f in fences if holding in f]
+    return fence
+
+
+@pytest.mark.slow
+def test_the_readme_s_data_figure_and_notebook_recipes_pass_the_page_tests_and_lint(tmp_path):
+    """What the made README tells an author to write, written as it says (the corpus module from its data file and figure recipes,
+    its notebook import line): the page tests pass, the figure follows its rules, and the journal's lint passes."""
+    root = tmp_path / "journal"
+    create_site(root, Options(title=TITLE, author=AUTHOR), date=DATE)
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    recipes = [_readme_fence(readme, "def read_corpus"), _readme_fence(readme, "def histogram")]
+    lines = [line for code in recipes for line in code.split("\n") if not line.startswith("#")]
+    imports = [line for line in lines if line.startswith(("import ", "from "))]
+    # as an author joins them: the imports at the top, the standard library's first
+    imports.sort(key=lambda line: (line.split()[1].split(".")[0] not in sys.stdlib_module_names, not line.startswith("import")))
+    third = next(i for i, line in enumerate(imports) if line.split()[1].split(".")[0] not in sys.stdlib_module_names)
+    body = "\n".join(line for line in lines if line not in imports).strip()
+    module = '"""The corpus and its figure."""\n\n' + "\n".join([*imports[:third], "", *imports[third:]]) + "\n\n\n"
+    (root / "snippets" / "corpus.py").write_text(module + re.sub(r"\n+def ", "\n\n\ndef ", body) + "\n", encoding="utf-8")
+    (root / "snippets" / "tiny_corpus.txt").write_text("your journey starts with one step\n", encoding="utf-8")
+    (root / "docs/blog/posts/2026-01-06-word-lengths.md").write_text(README_ENTRY, encoding="utf-8")
+    (importing,) = re.findall(r"\(`(from scaled_attention import [^`]+)`\)", readme)
+    (root / "docs" / "notebooks").mkdir()
+    (root / "docs/notebooks/demo.py").write_text(f"# %% [markdown]\n# # Demo\n\n# %%\n{importing}\n\n"
+                                                 "print(scaled_dot_product_attention.__name__)\n", encoding="utf-8")
+    lint = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "snippets", "docs"], cwd=root, env=ENV,
+                          capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    proc = subprocess.run([sys.executable, "-m", "pytest", "docs/blog/posts/2026-01-06-word-lengths.md", "docs/notebooks/demo.py",
+                           "-n", "0", "-p", "no:randomly", "-q", "-p", "no:cacheprovider"], cwd=root, env=ENV, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0 and re.search(r"\b4 passed\b", proc.stdout), proc.stdout + proc.stderr

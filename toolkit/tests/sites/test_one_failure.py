@@ -73,6 +73,8 @@ $$
 6 & 8
 \\end{{bmatrix}}
 $$
+
+Its last number is [8]{{= int(double(x)[1, 1])}}.
 """
 
 NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n"
@@ -148,7 +150,14 @@ MISTAKES = [
     Mistake("notebook part of an undeclared series", NOTEBOOK, "# %% [markdown]\n# # Planted notebook",
             "# ---\n# jupyter:\n#   series: no-such-series\n#   part: 1\n# ---\n\n# %% [markdown]\n# # Planted notebook",
             "#   series:", ("series 'no-such-series' is not declared",)),
+    Mistake("wrong number in the text", ENTRY, "[8]{= int", "[9]{= int", "[9]{= int",
+            ("the number written is 9 but `int(double(x)[1, 1])` gives 8", "make update-outputs")),
+    Mistake("number in the text that raises", ENTRY, "{= int(double(x)", "{= int(dobule(x)", "{= int(dobule",
+            ("NameError: name 'dobule' is not defined",)),
     Mistake("notebook cell error", NOTEBOOK, "print(total)", "print(totl)", "print(totl)", ("NameError", "Did you mean: 'total'?")),
+    # the correct entry's date and slug: the site would keep one of the two (named at the copy, after it by file name)
+    Mistake("duplicate address", ENTRY, "categories:\n", "slug: planted-entry\ncategories:\n", "slug: planted-entry",
+            ("this entry's address blog/2025/07/28/planted-entry/ is also docs/blog/posts/2025-07-28-planted-entry.md's",)),
 ]
 
 
@@ -167,7 +176,10 @@ def plant_pages(root: Path, mistakes: list[Mistake] = MISTAKES) -> dict[str, str
     planted = {}
     for mistake in mistakes:
         assert mistake.old in correct[mistake.path], f"{mistake.old!r} not in the correct {mistake.path}"
-        planted[mistake.name] = pages[mistake.page] = correct[mistake.path].replace(mistake.old, mistake.new, 1)
+        text = correct[mistake.path].replace(mistake.old, mistake.new, 1)
+        # each planted entry a title, so a slug, of its own: one date and slug is one page of the site
+        text = text.replace("# Planted entry\n", f"# Planted entry: {mistake.name}\n", 1)
+        planted[mistake.name] = pages[mistake.page] = text
     for rel, text in pages.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")

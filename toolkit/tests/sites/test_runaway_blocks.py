@@ -139,6 +139,28 @@ def test_a_loop_in_a_snippet_module_is_named_at_its_own_line(tmp_path):
     assert "docs/spin.md:9, in <module>" in failure["report"] and str(root) not in failure["report"], failure["report"]
 
 
+def test_os_exit_is_named_at_its_block_where_the_toolkit_sits_inside_the_journal(journal):
+    """This repository holds the journal and the toolkit, installed editable: the worker's own os._exit handler is then a file of
+    the journal root, and must not be taken for the journal line that exited (it was: `toolkit/src/.../sandbox_child.py:89`)."""
+    from journal_tools.core.code import sandbox_child
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.code.run import BlockError, ChainResult
+    from journal_tools.core.code.sandbox import Sandbox
+
+    root = Path(sandbox_child.__file__).resolve().parents[3]  # src/ of the editable install, as `make setup` makes it
+    assert "site-packages" not in root.parts, "the toolkit is not installed editable here: this case cannot arise"
+    settings, write = journal
+    code, line, says = PROBES["os-exit"]
+    page = parse_page(write("exits.md", PROBE_TEXT.format(limit=LIMIT, name="os-exit", code=code)), settings)
+    box = Sandbox()
+    try:
+        with pytest.raises(BlockError) as info:
+            box.run_chain(page, page.steps, ChainResult(), root=root)
+    finally:
+        box.close()
+    assert str(info.value).startswith(f"docs/exits.md:{line}: {says}"), str(info.value)
+
+
 def test_a_page_saved_again_stops_its_old_run(tmp_path):
     """A hang fixed before its (long) limit: the new code runs now, not after the old run's limit."""
     root = fixture_project(tmp_path / "project")

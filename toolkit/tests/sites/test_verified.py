@@ -68,10 +68,11 @@ def test_badge_only_while_nothing_changed(project, tmp_path):
     shown = badges(project, tmp_path / "s1")
     torch = torch_version()
     assert shown["entry"][0] and re.fullmatch(
-        rf"Verified on \d{{4}}-\d\d-\d\d with PyTorch {re.escape(torch)}: 2 code blocks ran, and the 8 numbers of the printed"
-        " outputs and matrices shown match what the code prints.", shown["entry"][1]), shown
-    assert shown["notebook"][0] and shown["notebook"][1].endswith(": 2 code cells ran and their asserts held; the page shows no"
-                                                                  " printed numbers to compare."), shown
+        rf"Verified on \d{{4}}-\d\d-\d\d with PyTorch {re.escape(torch)}: 2 code blocks ran, and the 9 numbers of the printed"
+        " outputs, matrices and sentences shown match what the code gives.", shown["entry"][1]), shown
+    assert shown["notebook"][0] and shown["notebook"][1].endswith(": 2 code cells ran and their asserts held; the outputs"
+                                                                  " shown are printed by the site build's own run of these cells,"
+                                                                  " not compared with a stored copy."), shown
 
     # Each edit, built without running the tests again, takes the badge away; put back, the
     # same bytes have the same digest and the badge is back (one test run for all three).
@@ -137,4 +138,4 @@ def test_the_badge_says_what_the_last_passing_run_proved_whichever_command_ran_i
     assert (project / ENTRY).read_text(encoding="utf-8") == original  # update-outputs: filled back as it was
     assert (project / OTHER_PAGE).read_text(encoding="utf-8") == other  # and no other page touched
     (ok, text) = badges(project, tmp_path / "site")["entry"]
-    assert ok and "2 code blocks ran, and the 8 numbers" in text, (text, proc.stdout)
+    assert ok and "2 code blocks ran, and the 9 numbers" in text, (text, proc.stdout)

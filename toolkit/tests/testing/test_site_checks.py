@@ -248,3 +248,14 @@ def test_mkdocs_yml_collects_every_check_of_the_built_site_by_module(pytester):
         f"mkdocs.yml::downloads::test_downloads_print_what_the_page_shows[{n}.md]" for n in "ab"]
     browser = pytester.runpytest_inprocess("--collect-only", "-q", "-m", "browser", "mkdocs.yml").stdout.lines
     assert {line.split("::")[1] for line in browser if "::" in line} == {m for m in MODULES if m.startswith("browser.")}
+
+
+def test_the_readme_paths_of_a_journal_git_tracks_nothing_of_yet(tmp_path):
+    """`git init` in a journal just made, before anything is added: its top level is every file, not none (with none, every
+    `/...` in the README, an address say, was taken for a missing path)."""
+    from journal_tools.testing.checks import readme
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "Makefile").write_text("all:\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    assert sorted(p.name for p in readme._tracked_top(tmp_path)) == [".git", "Makefile", "docs"]

@@ -1,6 +1,8 @@
-"""The judge of a page's code: one chain of steps (a block with its ``cont`` blocks, or a ``doctest: page`` page) run in the
-sandbox's worker, every mistake it makes collected with the step it belongs to. The page tests (``make check``, ``make test``,
-``make update-outputs``) and ``make serve`` both call it, so they run the same code the same way and name the same mistakes.
+"""The judge of a page: what its tests are (:func:`page_tests`: their ids, chains and record subjects, the one place they are
+spelled), and the one runner of its code (:func:`judge_chain`: a chain of steps, a block with its ``cont`` blocks or a
+``doctest: page`` page, run in the sandbox's worker with every mistake collected with its step, or taken from the record).
+The page tests (``make check``, ``make test``, ``make update-outputs``), ``make serve``, the build (what an entry's code reads)
+and the downloads test all ask it, with the one record, so a chain that passed anywhere runs nowhere again while it holds.
 
 A differing output does not stop the chain (``make update-outputs``' way of running): the blocks after it run, so one run names
 every output that differs, and an empty output fence (the README's way to start one) is an output to fill, not the end of the chain.
@@ -18,9 +20,46 @@ from journal_tools.core.mistake import Mistake
 from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
-__all__ = ["CHAIN", "ChainVerdict", "PageMistakes", "chain_key", "judge_chain"]
+__all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key",
+           "chain_tests", "code_read", "judge_chain", "node_id", "page_tests"]
 
 CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
+
+# The names of a page's tests (pytest's ``page.md::<name>``, the build's list of mistakes, serve's panel): spelled here only.
+RENDER = "render"  # the page as rendered: math, citations, the fences a reader sees are the ones run
+PAGE = "page"  # a page that cannot be read as tests, or a ``doctest: page`` page's one chain
+FIGURES = "figures"  # the page's ``journal:figure`` lines
+NOTEBOOK = "notebook"  # a notebook page's code cells
+BIBLIOGRAPHY = "bibliography"  # the BibTeX file's own test
+REUSED = "reused"  # a page whose every test passed with what they read as it is now: one item, nothing run
+
+
+def node_id(rel: str, name: str) -> str:
+    """A page test's id, as pytest names it: ``docs/blog/posts/x.md::line 12``."""
+    return f"{rel}::{name}"
+
+
+@dataclass(frozen=True)
+class PageTest:
+    """One test of a page: its name (:func:`node_id`), and for a chain its steps and its record subject."""
+
+    name: str
+    steps: tuple[Step, ...] = ()
+    subject: str | None = None  # the chain's record subject: ``page.md#<index of its first step>``
+
+
+def chain_tests(page: Page) -> list[PageTest]:
+    """The page's chains, decided here once: the whole page as one chain (``doctest: page``), else one per block with its ``cont``
+    blocks, each named by its first fence's line."""
+    if page.mode == "page":
+        return [PageTest(PAGE, tuple(page.steps), f"{page.path}#0")] if page.steps else []
+    return [PageTest(f"line {page.where(step.parts[0].fence.start).line}", (step,), f"{page.path}#{index}")
+            for index, step in enumerate(page.steps)]
+
+
+def page_tests(page: Page, figure_lines: bool) -> list[PageTest]:
+    """A Markdown page's tests in the order they run: its render, its figures (when it has figure lines), its chains."""
+    return [PageTest(RENDER), *([PageTest(FIGURES)] if figure_lines else []), *chain_tests(page)]
 
 
 @dataclass
@@ -46,14 +85,15 @@ def _empty_output(mistake: Mistake, step: Step) -> bool:
     return isinstance(mistake, OutputMismatch) and mistake.kind == "output" and not (step.expected_output or "").strip()
 
 
-def judge_chain(sandbox, page: Page, steps: list[Step], settings: Settings, *, cancelled=None, record: Record | None = None,
-                subject: str | None = None) -> ChainVerdict:
-    """Run ``steps`` in one namespace in ``sandbox``'s worker; every mistake, each with its step (``cancelled``: Sandbox.call's).
+def judge_chain(sandbox, record: Record, page: Page, test: PageTest, settings: Settings, *, cancelled=None) -> ChainVerdict:
+    """Run ``test``'s chain in one namespace in ``sandbox``'s worker; every mistake, each with its step (``cancelled``: Sandbox.call's).
 
-    With ``record``: a passed run of the same code (:func:`chain_key`) whose reads hold is reused, nothing run; a run that passes is
-    written down under ``subject``. So a prose edit runs no code, and the seed check runs once per code change."""
+    A passed run of the same code (:func:`chain_key`) whose reads hold is reused, nothing run (unless ``record.reuse`` is off: FRESH=1,
+    a named page, ``make update-outputs``); a run that passes is written down under the chain's subject, whoever asked. So a prose edit
+    runs no code, and the seed check runs once per code change."""
+    steps = list(test.steps)
     key = chain_key(page, steps)
-    held = record.held(CHAIN, subject, key) if record is not None and record.reuse else None
+    held = record.held(CHAIN, test.subject, key) if record.reuse else None
     if held is not None:
         return ChainVerdict(ChainResult(), reused=held[1] | {"read": {"files": dict(held[0].files), "folders": dict(held[0].folders)}})
     verdict = ChainVerdict(ChainResult())
@@ -65,20 +105,22 @@ def judge_chain(sandbox, page: Page, steps: list[Step], settings: Settings, *, c
     verdict.failures += [(mismatch, _step_of(page, steps, mismatch)) for mismatch in verdict.rewrites]
     verdict.failures.sort(key=lambda failure: _page_line(failure[0]))
     result = verdict.result
-    if record is not None and not verdict.failures and all(r.status == "passed" for r in result.results):
+    if not verdict.failures and all(r.status == "passed" for r in result.results):
         read = Inputs(result.observed.get("files", {}), result.observed.get("folders", {}))
-        record.passed(CHAIN, subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked})
+        record.passed(CHAIN, test.subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked,
+                                                       "shown": result.shown})
     return verdict
 
 
 def chain_key(page: Page, steps: list[Step]) -> str:
     """What a chain's run depends on besides the files its code reads: its code (includes expanded), the outputs and matrices it is
-    checked against, its markers, the page's mode and time limit, and the environment (packages, Python, the toolkit). Not the prose
-    around it, nor the lines it stands at."""
+    checked against (numbers in the text too), its markers, the page's mode and time limit, and the environment (packages, Python,
+    the toolkit). Not the prose around it, nor the lines it stands at."""
     h = hashlib.sha256(f"{environment()}\0{page.mode}\0{page.limit.seconds}".encode())
     for step in steps:
         math = (step.math.tex, repr(step.math.selector)) if step.math is not None else None
-        h.update(repr((step.lang, [p.code for p in step.parts], step.expected_output, step.expected_ignore_whitespace, math,
+        parts = [(p.code, [(n.written, n.field) for n in p.prose]) for p in step.parts]
+        h.update(repr((step.lang, parts, step.expected_output, step.expected_ignore_whitespace, math,
                        [repr(m) for m in step.marks], step.importorskip)).encode())
     return h.hexdigest()
 
@@ -97,19 +139,29 @@ def _step_of(page: Page, steps: list[Step], mismatch: OutputMismatch) -> Step | 
             return step
         if mismatch.kind == "matrix" and math is not None and mismatch.line in {page.where(i).line for i in math.lines}:
             return step
+        if mismatch.kind == "prose" and any(n.origin == mismatch.origin for p in step.parts for n in p.prose):
+            return step
     return None
 
 
-class PageMistakes(Mistake):
-    """Every mistake of one chain as one failure, located at the first; the others follow it whole."""
+def code_read(sandbox, record: Record, path, settings: Settings) -> Inputs | None:
+    """What page ``path``'s code reads, from each chain's record that holds (whatever ``record.reuse`` says: what it read while its
+    inputs hold is a fact). A chain with none is judged in ``sandbox`` (run once and recorded; a failing run's reads up to its failure
+    count), or without a sandbox (make serve, whose worker judges it after the build; tests of a build) taken from its newest record,
+    of an earlier version of its code if need be. None: the page cannot be read as tests."""
+    from journal_tools.core.code.parse import parse_page
 
-    def __init__(self, found: list[Mistake]):
-        self.found = found
-        first = found[0]
-        super().__init__(first.path, first.line, first.problem, first.included_at)
-
-    def __str__(self) -> str:
-        if len(self.found) == 1:
-            return Mistake.__str__(self.found[0])
-        more = "\n\n".join(Mistake.__str__(m) for m in self.found[1:])
-        return f"{Mistake.__str__(self.found[0])}\n\n{len(self.found) - 1} more in the same run:\n{more}"
+    try:
+        page = parse_page(path, settings)
+    except Mistake:  # the page tests name it
+        return None
+    read = Inputs()
+    for test in chain_tests(page):
+        key = chain_key(page, list(test.steps))
+        held = record.held(CHAIN, test.subject, key) or (record.latest(CHAIN, test.subject, None) if sandbox is None else None)
+        if held is None and sandbox is not None:
+            verdict = judge_chain(sandbox, record, page, test, settings)
+            seen = verdict.reused["read"] if verdict.reused is not None else verdict.result.observed
+            held = Inputs(seen.get("files", {}), seen.get("folders", {})), {}
+        read |= held[0] if held is not None else Inputs()
+    return read

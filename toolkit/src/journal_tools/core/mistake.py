@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Mistake", "Origin"]
+__all__ = ["Mistake", "Origin", "SeveralMistakes"]
 
 
 @dataclass(frozen=True)
@@ -66,3 +66,23 @@ class Mistake(Exception):
         # Subclasses take other constructor arguments; rebuild from the fields (pickling
         # across the sandbox's processes, pytest-xdist's reports).
         return _rebuilt, (type(self), dict(self.__dict__))
+
+
+class SeveralMistakes(Mistake):
+    """Several mistakes as one failure, located at the first (``found``, in the order a reader meets them): one chain's run in the page
+    tests and make serve (``in_one_build`` False: the others follow the first whole), or one stage of a build (every one, then a count)."""
+
+    def __init__(self, found: list[Mistake], *, in_one_build: bool = False):
+        self.found, self.in_one_build = found, in_one_build
+        first = found[0]
+        super().__init__(first.path, first.line, first.problem, first.included_at)
+
+    def __str__(self) -> str:
+        texts = [Mistake.__str__(m) for m in self.found]
+        if len(texts) == 1:
+            return texts[0]
+        if self.in_one_build:
+            files = {text.split(":", 1)[0] for text in texts}
+            return "\n".join([*texts, f"({len(texts)} mistakes in {len(files)} files, found in one build)"])
+        more = "\n\n".join(texts[1:])
+        return f"{texts[0]}\n\n{len(texts) - 1} more in the same run:\n{more}"

@@ -10,6 +10,7 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from typing import Callable
 
 import markdown
 import yaml
@@ -49,6 +50,9 @@ class BlogSettings:
     authors_file: Path | None  # absolute
     post_dir: str = "blog/posts"  # posts_dir relative to docs/, as the blog plugin matches its posts' src_uri
     authors: bool = True  # the blog's authors option: a post's authors: must be in the authors file
+    post_url_format: str = "blog/{date}/{slug}"  # a post's address under the site (blog_dir joined; core/page/address.py)
+    post_slugify: Callable[[str, str], str] | None = None  # the blog's slugify of a title (None: its default)
+    post_slugify_separator: str = "-"
 
     def author_names(self) -> list[str] | None:
         """Ids the authors file names (its ``authors:`` mapping); [] for no file, None for a file that is not YAML (the blog stops)."""
@@ -189,6 +193,9 @@ def blog_settings(options: dict, docs_dir: Path) -> BlogSettings:
         authors_file=(docs_dir / authors.format(blog=blog_dir)).resolve() if authors else None,
         post_dir=posixpath.normpath(post_dir),
         authors=bool(options.get("authors", True)),
+        post_url_format=posixpath.join(blog_dir, options.get("post_url_format", "{date}/{slug}").strip("/")),
+        post_slugify=options.get("post_slugify"),
+        post_slugify_separator=options.get("post_slugify_separator", "-"),
     )
 
 

@@ -20,6 +20,8 @@ from journal_tools.core.code.imports import imported_names_in_text
 from journal_tools.core.code.outputs import matrix_numbers
 from journal_tools.core.code.parse import SHELL_LANGS, Page, Step, parse_page
 from journal_tools.core.code.run import SEED
+from journal_tools.core.page import editors
+from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
 from journal_tools.mkdocs_plugin import download_data, download_needs
 from journal_tools.mkdocs_plugin.download_data import ReadFile
@@ -104,7 +106,8 @@ def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] =
     found, missing = download_needs.needs(imported, {name for name, _, _ in modules}, settings.root / "requirements.txt")
     first = page.steps[0].origin.line if page.steps else None
     carried = download_data.carry(data_files, settings, where, first)
-    header = [f"{CELL} [markdown]", f"# # {title}", "#", f"# The code of {where},",
+    marked = editors.line_ranges(read_source(path, where))  # the editors' words: the page's notice, their code said so
+    header = [f"{CELL} [markdown]", f"# # {title}", "#", *_notice(page, marked), f"# The code of {where},",
               "# as its page tests run it: every block, in page order, with the snippets it",
               "# includes. It runs alone, in any folder: the snippet modules the page imports",
               "# and the files its code reads are written in below (the files are written",
@@ -116,7 +119,7 @@ def make(path: Path, settings: Settings, data_files: Sequence[Path | ReadFile] =
         header.append("# Each block runs on its own, as in the tests: start_afresh() begins each one.")
     setup, written_in = _setup_code(page, modules, carried, imported)
     script = _Script(header + ["", CELL] + "".join([setup, *(f"\n{CELL}{code}" for code in written_in)]).split("\n"))
-    placed = [_place(page, step, script) for step in page.steps]
+    placed = [_place(page, step, script, marked) for step in page.steps]
     return Download(path.stem, script.text(), notebook(script.text()), placed, carried.too_big)
 
 
@@ -265,11 +268,27 @@ def _quoted(source: str) -> str:
     return repr(source)
 
 
-def _place(page: Page, step: Step, script: _Script) -> Placed:
-    """Write one step, a cell of its own, and its checked output to the script."""
+def _notice(page: Page, marked: list[range]) -> list[str]:
+    """The page's notice of the editors' words (core/page/editors.py), as the header's first lines; none without any."""
+    if not marked:
+        return []
+    theirs = any(_is_editors(page, step, marked) for step in page.steps)
+    return [*("# " + ln for ln in textwrap.wrap(f"On the page: {editors.NOTICE}", 86)),
+            *(["# A cell of the editors' code says so on its first line."] if theirs else []), "#"]
+
+
+def _is_editors(page: Page, step: Step, marked: Sequence[range]) -> bool:
+    """Whether ``step``'s opening fence stands inside the editors' words of the page."""
+    origin = page.where(step.parts[0].fence.start)
+    return origin.path == page.path and any(origin.line in r for r in marked)
+
+
+def _place(page: Page, step: Step, script: _Script, marked: Sequence[range] = ()) -> Placed:
+    """Write one step, a cell of its own, and its checked output to the script (the editors' code said so)."""
     line = page.where(step.parts[0].fence.start).line
     reason = _not_run(step)
-    script.add(f"\n{CELL}\n# {page.path}, line {line}" + (f": {reason}" if reason else ""))
+    whose = ", the editors' code" if _is_editors(page, step, marked) else ""
+    script.add(f"\n{CELL}\n# {page.path}, line {line}{whose}" + (f": {reason}" if reason else ""))
     run_lines = None
     for k, part in enumerate(step.parts):
         code = _code(step, part.code)

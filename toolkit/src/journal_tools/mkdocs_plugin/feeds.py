@@ -33,12 +33,12 @@ def _absolute(url: str, base: str) -> str:
     return urljoin(base, url)
 
 
-def set_description(page, html: str, settings: Settings) -> None:
-    """Give mkdocs-rss-plugin the post's excerpt as its description."""
+def set_description(page, html: str, settings: Settings, notice: str = "") -> None:
+    """Give mkdocs-rss-plugin the post's excerpt as its description, opening with ``notice`` (the editors' line) if any."""
     if not settings.site_url or settings.blog is None:
         return
     page_url = urljoin(settings.site_url if settings.site_url.endswith("/") else settings.site_url + "/", page.url)
     excerpt = excerpt_html(html, settings.blog.excerpt_separator, page_url)
     rss = page.meta.setdefault("rss", {})
     if excerpt is not None and isinstance(rss, dict):
-        rss.setdefault("feed_description", excerpt)
+        rss.setdefault("feed_description", f"{notice}\n{excerpt}" if notice else excerpt)

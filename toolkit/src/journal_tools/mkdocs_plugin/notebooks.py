@@ -106,15 +106,16 @@ def install_markdown(settings: Settings) -> None:
 
             def from_notebook_node(self, nb, resources=None, **kwargs):
                 """Each cell executed under the notebook's limit (nbclient has none: a looping cell hung the build for ever), in a fresh
-                empty folder (nbclient starts the kernel in ``resources["metadata"]["path"]``)."""
-                from journal_tools.core.code.run import fresh_folder
+                empty folder (nbclient starts the kernel in ``resources["metadata"]["path"]``). This process stays where it is: make
+                serve executes a notebook in a thread while MkDocs rebuilds, reading mkdocs.yml from the working folder."""
+                import tempfile
 
                 for preprocessor in self._preprocessors:
                     if type(preprocessor).__name__ == "ExecutePreprocessor":
                         preprocessor.timeout = math.ceil(_cell_limit(nb.metadata, settings))
                 resources = dict(resources or {})
-                with fresh_folder() as folder:
-                    resources["metadata"] = {**resources.get("metadata", {}), "path": str(folder)}
+                with tempfile.TemporaryDirectory(prefix="pagetest-") as folder:  # as core/code/run.py's fresh_folder, no chdir
+                    resources["metadata"] = {**resources.get("metadata", {}), "path": folder}
                     return super().from_notebook_node(nb, resources, **kwargs)
 
         return SiteMarkdownExporter

@@ -4,11 +4,11 @@
 
 from __future__ import annotations
 
-import functools
 import logging
 from pathlib import Path
 
 from mkdocs.config import base
+from mkdocs.config import config_options as c
 from mkdocs.config.base import ValidationError
 from mkdocs.config.config_options import BaseConfigOption
 from mkdocs.exceptions import PluginError
@@ -17,11 +17,12 @@ from mkdocs.structure.toc import TableOfContents
 from mkdocs.utils import get_relative_url
 
 from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages, rss, theme_patches
+from journal_tools.core import judge
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
 from journal_tools.core.markup import citations, crossrefs, formula_glyphs, markdown_math
 from journal_tools.core.markup.mathml import MathError
-from journal_tools.core.mistake import Mistake
+from journal_tools.core.mistake import Mistake, SeveralMistakes
 from journal_tools.core.page import includes, limits
 from journal_tools.core.record import code_reads, mistakes, validate, verified
 from journal_tools.core.record.inputs import Inputs, Record
@@ -31,6 +32,7 @@ from journal_tools.mkdocs_plugin import (
     a11y,
     build_date,
     downloads,
+    editors,
     feeds,
     fonts,
     nbids,
@@ -39,6 +41,7 @@ from journal_tools.mkdocs_plugin import (
     notebooks,
     outputs,
     preview,
+    prose,
     published_address,
     search_text,
     series,
@@ -75,6 +78,11 @@ class JournalConfig(base.Config):
     ``make serve`` run; a page sets its own with ``timeout: 120`` in its front matter. A block
     past it fails naming its line, and the run goes on (``journal_tools/core/code/sandbox.py``)."""
 
+    unindexed_boxes = c.ListOfItems(c.Type(str), default=[])
+    """Titles of boxes every page of a series repeats (``!!! info "Attention from scratch: part 1 of 3"``): an admonition
+    whose title starts with one is left out of search, as one of class ``series`` always is
+    (``mkdocs_plugin/search_text.py``)."""
+
 
 class JournalPlugin(BasePlugin[JournalConfig]):
     """The journal's build-time code, as one MkDocs plugin."""
@@ -95,7 +103,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     # -> [Path or downloads.ReadFile relative to the root]. Set by whoever knows them (the record of what the page tests observed the code
     # open); None: no files, and a download whose code reads one fails where it reads it.
     files_read = None
-    _sandbox = None  # make build: the worker that runs an entry's code when no record says what it reads
+    _sandbox = None  # make build: the page-code worker (figures, and chains no record says what they read); make serve has its own
     # Where a page's own mistake goes instead of stopping the build: (page source, Mistake) -> None.
     # The serve plugin sets it under ``mkdocs serve``, so one broken page breaks only itself (it is
     # served under a panel naming the mistake); unset, in make build, every mistake stops the build.
@@ -172,7 +180,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 refs += self._checked_page(path)
             except validate.InputError as exc:  # the other pages are checked too: every mistake in one build
                 if self.page_mistake is None or not (exc.readable or exc.front_matter):
-                    checks.add(exc, f"{self.settings.rel(path)}::page")
+                    checks.add(exc, judge.node_id(self.settings.rel(path), judge.PAGE))
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
@@ -186,11 +194,11 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         for index in self.series.index_files(config):
             files.append(index)
         if refs:
-            draw = self.draw_figures or functools.partial(figures.prepare, limit=self.settings.block_timeout)
+            draw = self.draw_figures or self._draw_figures
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
             for mistake in figures.mistakes(refs, self.figure_svgs, self.settings.root):
                 if self.page_mistake is None:  # make build: every figure that failed, with the other mistakes, in one error
-                    checks.add(mistake, f"{mistake.path}::figures")
+                    checks.add(mistake, judge.node_id(mistake.path, judge.FIGURES))
                 else:  # make serve: the page breaks alone, under its panel
                     self.page_mistake(self.settings.root / mistake.path, mistake)
         self._stop_if_any(checks)
@@ -248,7 +256,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             except Exception as exc:
                 if not jupyter.is_cell_error(exc):
                     raise
-                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel), f"{rel}::notebook")
+                return self._render_failed(page, jupyter.notebook_cell_message(exc, page.file.abs_src_path, rel),
+                                           judge.node_id(rel, judge.NOTEBOOK))
 
         pages.replace_render(page, checked_render)
         return page
@@ -256,7 +265,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
     @staticmethod
     def _test_of(exc: Exception, rel: str) -> str:
         """The page test that reports a render mistake of page ``rel`` (an unreadable BibTeX file: its own test, whoever cited it)."""
-        return f"{exc.rel}::bibliography" if isinstance(exc, citations.BibError) else f"{rel}::render"
+        return judge.node_id(exc.rel, judge.BIBLIOGRAPHY) if isinstance(exc, citations.BibError) else judge.node_id(rel, judge.RENDER)
 
     def _render_failed(self, page, mistake: Mistake, test: str) -> None:
         """A failed render: noted, given empty content; the build stops in on_env (make serve: served, its panel says why it is empty)."""
@@ -284,7 +293,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         return env
 
     def on_page_markdown(self, markdown, *, page, config, files):
-        """Inline the figures this page asks for (make serve: leave out the includes that fail)."""
+        """Numbers in the text as readers see them; inline the figures this page asks for (make serve: leave out the includes that
+        fail)."""
         if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
             markdown = includes.without_failing_includes(markdown, self.settings)
         if page.file.abs_src_path and not notebooks.is_notebook_page(page):
@@ -294,6 +304,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 markdown = crossrefs.resolve(markdown, rel, self.settings.root, first_line)
             except crossrefs.ReferenceProblem as exc:  # the page's render fails with it (on_pre_page's checked_render)
                 self.reference_problems[page.file.src_uri] = exc
+        if page.file.src_uri.endswith(".md") and page.file.abs_src_path:  # after the references: their lines are the source's
+            markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
+                                                     self._worker)
+            for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
+                if self.page_mistake is not None:
+                    self.page_mistake(Path(page.file.abs_src_path), mistake)
+                else:
+                    self.render_mistakes.add(mistake, test)
         if not self.figure_svgs or not page.file.abs_src_path:  # a generated page (a series index) has no figures
             return markdown
         try:
@@ -303,7 +321,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the blog's (it computes a post's reading time from this HTML) and the feeds'
     def on_page_content(self, html, *, page, config, files):
-        """Fit notebook pages; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
+        """Fit notebook pages; mark the editors' words; hand the feeds each post's excerpt; add the verified badge; mark outputs."""
         self.cited.note(html)  # the uncited list, on_post_build
         if notebooks.is_notebook_page(page):
             rel = self.settings.rel(page.file.abs_src_path)
@@ -316,9 +334,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
-        if is_post:
-            feeds.set_description(page, html, self.settings)  # before the badge: not part of the excerpt
+        html, has_editors = editors.mark(html)  # their words styled as theirs; the page (and its feed item) says so
+        if is_post:  # before the badge and the notice: not part of the excerpt
+            feeds.set_description(page, html, self.settings, editors.notice_html() if has_editors else "")
             preview.describe(page, html, self.settings, config.site_name)
+        if has_editors:
+            html = editors.add_notice(html)  # under the title, the date and badge (added next) above it
         part = self.series.part(self.settings.rel(src)) if src is not None else None
         if part is not None:  # the box after the excerpt (a notebook: under its title and badge), the pager at the end
             separator = self.settings.blog.excerpt_separator if self.settings.blog is not None else None
@@ -331,8 +352,10 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
     def on_page_context(self, context, *, page, config, nav):
-        """Formulas' TeX, not their MathML text, for the search index (taken out of the page again: on_post_page)."""
-        page.content = search_text.searchable_math(page.content)
+        """Formulas as words, not their MathML text, for the search index (taken out of the page again: on_post_page); the
+        series' boxes left out of it."""
+        page.content = search_text.unindexed_boxes(search_text.searchable_math(page.content),
+                                                   self.config.unindexed_boxes)
         return context
 
     def _badge(self, html: str, src: Path, page, files, links: str = "") -> str:
@@ -354,14 +377,31 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             log.info(f"not verified since the last change (make test runs the code): {names}")
         self._unverified_said = pages
 
+    def _worker(self) -> Sandbox:
+        """make build's page-code worker: figures are drawn there, and the judge runs there the chains the record has no answer for."""
+        if self._sandbox is None:
+            self._sandbox = Sandbox()
+        return self._sandbox
+
+    def _close_worker(self) -> None:
+        """Stop the build's worker, if it started (a build in a long-lived process must not leave one behind)."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+
+    def on_build_error(self, *, error):
+        """A build that stops at a mistake stops its worker too."""
+        self._close_worker()
+
+    def _draw_figures(self, refs: list, dirs: list[Path], record: Record) -> dict[str, str]:
+        """make build: every figure, from the record or drawn in the build's worker."""
+        return figures.prepare(refs, dirs, record, lambda targets, d, root, limit: figures.draw_in(
+            self._worker(), targets, d, root, self.settings.block_timeout))
+
     def _files_read(self, rel: str) -> list[Path]:
-        """Data files an entry's code reads: from the record; else observed now (``make build``), or the newest observation (make serve)."""
-        run = None
-        if not self.serving:
-            if self._sandbox is None:
-                self._sandbox = Sandbox()
-            run = code_reads.observed_run(self._sandbox, self.settings)
-        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, run=run)
+        """Data files an entry's code reads: from its chains' records; a chain with none is judged now (``make build``: run once,
+        recorded for the page tests), or its newest record is taken (make serve: its worker judges the page after the build)."""
+        return code_reads.files_read(self.record, self.settings.root / rel, self.settings, None if self.serving else self._worker())
 
     def _download_key(self, src: Path) -> str:
         """What a post's download is made of, once per page per build: the page, its includes, each snippet-folder file, names and bytes."""
@@ -390,9 +430,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
 
     def on_post_build(self, *, config):
         """Minify the stylesheets; copy the math font into the site, cut to what its formulas use."""
-        if self._sandbox is not None:  # the worker that ran entries' code to see what it reads
-            self._sandbox.close()
-            self._sandbox = None
+        self._close_worker()
         slim.minify_css(config.site_dir, list(map(str, config.extra_css)), config.docs_dir)  # make serve too: what make build publishes
         self._list_uncited()
         self._list_unverified()
@@ -409,7 +447,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         """Stop the build with every mistake noted, as MkDocs reports a plugin's error (no traceback); each is listed with its page test."""
         try:
             found.stop_if_any(self.settings.cache_dir / mistakes.TOLD)
-        except validate.InputError as exc:
+        except SeveralMistakes as exc:
             raise PluginError(str(exc)) from None
 
     def _list_uncited(self) -> None:

@@ -7,23 +7,23 @@ from __future__ import annotations
 import pytest
 
 from journal_tools.compat import blog
+from journal_tools.core import judge
 from journal_tools.core.code import figures
 from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
 from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.code.parse import Page, PageError, parse_page
 from journal_tools.core.code.render_check import check_render
-from journal_tools.core.judge import PageMistakes, judge_chain
 from journal_tools.core.markup import citations
-from journal_tools.core.mistake import Mistake
+from journal_tools.core.mistake import Mistake, SeveralMistakes
 from journal_tools.core.page import series
 from journal_tools.core.page.source import read_source
 from journal_tools.core.record.inputs import Inputs, environment
-from journal_tools.core.record.validate import check_post
+from journal_tools.core.record.validate import check_address, check_post
 from journal_tools.core.record.verified import PAGE, read_by_tests
 from journal_tools.core.settings import Settings
 from journal_tools.pagetest import state
 
-RENDER = "render"  # the record's kind for a page's render check alone
+RENDER = "render"  # the record's kind for a page's render check alone (its test's name is judge.RENDER)
 
 
 class PageFile(pytest.File):
@@ -32,6 +32,12 @@ class PageFile(pytest.File):
     def collect(self):
         """The page's items; a page that cannot be read is one failing item naming the line."""
         state.sandbox()
+        settings = state.settings(self.config)
+        try:  # before the record: another post may take this one's address while its record holds
+            if settings.is_post(self.path):
+                check_address(self.path, settings)
+        except Mistake as exc:
+            return [BrokenPage.from_parent(self, name="page", mistake=exc)]
         return _with_record(self, self._items)
 
     def _items(self):
@@ -42,18 +48,16 @@ class PageFile(pytest.File):
             series.check_page(self.path, settings)
             page = parse_page(self.path, settings)
         except Mistake as exc:  # front matter, text, includes, markers: the page cannot be read as tests
-            yield BrokenPage.from_parent(self, name="page", mistake=exc)
+            yield BrokenPage.from_parent(self, name=judge.PAGE, mistake=exc)
             return
-        yield RenderItem.from_parent(self, name="render", page=page)
         refs = figures.find_figures(self.path.read_text(encoding="utf-8"), page.path)  # as the build finds them
-        if refs:
-            yield FigureItem.from_parent(self, name="figures", refs=refs)
-        if page.mode == "page" and page.steps:
-            yield ChainItem.from_parent(self, name="page", page=page, steps=page.steps)
-        else:
-            for step in page.steps:
-                line = page.where(step.parts[0].fence.start).line
-                yield ChainItem.from_parent(self, name=f"line {line}", page=page, steps=[step])
+        for test in judge.page_tests(page, bool(refs)):  # the judge's list: the build and make serve name the same tests
+            if test.name == judge.RENDER:
+                yield RenderItem.from_parent(self, name=test.name, page=page)
+            elif test.name == judge.FIGURES:
+                yield FigureItem.from_parent(self, name=test.name, refs=refs)
+            else:
+                yield ChainItem.from_parent(self, name=test.name, page=page, test=test)
 
 
 def _with_record(file: pytest.File, make_items) -> list:
@@ -67,7 +71,7 @@ def _with_record(file: pytest.File, make_items) -> list:
         read = None
     proved = state.record(file.config).find(PAGE, rel, environment()) if read is not None else None
     page = {"path": rel, "read": read.to_json() if read is not None else None, "notebook": settings.is_notebook(file.path)}
-    items = [ReusedPage.from_parent(file, name="reused")] if proved is not None else list(make_items())
+    items = [ReusedPage.from_parent(file, name=judge.REUSED)] if proved is not None else list(make_items())
     page |= {"items": len(items), "reused": proved}
     for item in items:
         item.user_properties.append(("pagetest_page", page))
@@ -87,14 +91,14 @@ class NotebookFile(pytest.File):
             series.check_page(self.path, state.settings(self.config))
             nb = read_notebook(self.path, state.settings(self.config))
         except (PageError, series.SeriesError) as exc:  # a bad execution: timeout:, or series part, with its line
-            yield BrokenPage.from_parent(self, name="notebook", mistake=exc)
+            yield BrokenPage.from_parent(self, name=judge.NOTEBOOK, mistake=exc)
             return
         except Exception as exc:  # jupytext's own errors have no common base class
             mistake = PageError(state.settings(self.config).rel(self.path), None, f"cannot read the notebook: {exc}")
-            yield BrokenPage.from_parent(self, name="notebook", mistake=mistake)
+            yield BrokenPage.from_parent(self, name=judge.NOTEBOOK, mistake=mistake)
             return
-        yield NotebookRender.from_parent(self, name="render", notebook=nb)
-        yield NotebookItem.from_parent(self, name="notebook", notebook=nb)
+        yield NotebookRender.from_parent(self, name=judge.RENDER, notebook=nb)
+        yield NotebookItem.from_parent(self, name=judge.NOTEBOOK, notebook=nb)
 
 
 class BibFile(pytest.File):
@@ -102,7 +106,7 @@ class BibFile(pytest.File):
 
     def collect(self):
         """The ``bibliography`` item."""
-        yield BibItem.from_parent(self, name="bibliography")
+        yield BibItem.from_parent(self, name=judge.BIBLIOGRAPHY)
 
 
 def _own_bib_test(settings: Settings) -> str | None:
@@ -110,7 +114,7 @@ def _own_bib_test(settings: Settings) -> str | None:
     bib = settings.bibliography
     if bib is None or settings.docs_dir not in bib.parents:
         return None
-    return f"{settings.rel(bib)}::bibliography"
+    return judge.node_id(settings.rel(bib), judge.BIBLIOGRAPHY)
 
 
 def _broken_bibliography(exc: citations.BibError, settings: Settings):
@@ -185,10 +189,11 @@ class FigureItem(_PageItem):
         """Draw each figure (or take it from the record while what it read holds); one failure naming every figure line that failed."""
         settings = state.settings(self.config)
         svgs = figures.prepare(self.refs, list(settings.snippet_dirs), state.record(self.config),
-                               lambda targets, dirs, root: figures.draw_in(state.sandbox(), settings, targets))
+                               lambda targets, dirs, root, limit: figures.draw_in(state.sandbox(), targets, dirs, settings.root,
+                                                                                  settings.block_timeout))
         found = figures.mistakes(self.refs, svgs, settings.root)
         if found:
-            raise PageMistakes(found)
+            raise SeveralMistakes(found)
 
 
 class BibItem(_PageItem):
@@ -208,21 +213,19 @@ def _time_limit(seconds: float):
 class ChainItem(_PageItem):
     """One block (with its cont blocks), or the whole page in ``doctest: page`` mode."""
 
-    def __init__(self, *, page: Page, steps, **kwargs):
+    def __init__(self, *, page: Page, test: judge.PageTest, **kwargs):
         super().__init__(**kwargs)
         self.page = page
-        self.steps = steps
+        self.test = test
         self.add_marker(pytest.mark.pagetest)
-        self.add_marker(_time_limit(page.limit.seconds * sum(len(step.parts) for step in steps)))
+        self.add_marker(_time_limit(page.limit.seconds * sum(len(step.parts) for step in test.steps)))
 
     def runtest(self):
         """Run the steps (``core.judge``: every mistake of the chain); count what ran; report skips and xfails as pytest outcomes."""
         updating = self.config.getoption("update_outputs")
         settings = state.settings(self.config)
-        # make update-outputs runs every chain: it writes what the code prints
-        record = None if updating else state.record(self.config)
-        subject = f"{settings.rel(self.path)}#{self.page.steps.index(self.steps[0])}"
-        verdict = judge_chain(state.sandbox(), self.page, self.steps, settings, record=record, subject=subject)
+        # make update-outputs runs every chain (it writes what the code prints): its record reuses nothing
+        verdict = judge.judge_chain(state.sandbox(), state.record(self.config), self.page, self.test, settings)
         if verdict.reused is not None:  # the same code passed, and what it read is unchanged: nothing runs
             self.user_properties += [("pagetest_chain_reused", verdict.reused["fences"]), ("pagetest_run", 0),
                                      ("pagetest_numbers", verdict.reused["numbers"]), ("pagetest_observed", verdict.reused["read"]),
@@ -239,7 +242,7 @@ class ChainItem(_PageItem):
             self.config.stash[state.UPDATES].extend(verdict.rewrites)
         failures = [m for m, _ in verdict.failures if not (updating and isinstance(m, OutputMismatch))]
         if failures:
-            raise PageMistakes(failures)
+            raise SeveralMistakes(failures)
         if result.results and len(result.skipped) == len(result.results):
             pytest.skip("; ".join(skipped))
         if result.results and len(result.xfailed) == len(result.results):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Aborted, Sandbox
+from journal_tools.core.record.inputs import Record
 from journal_tools.core.settings import Settings
 from journal_tools.serve import runner
 
@@ -24,6 +25,7 @@ class CodeRunner:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.sandbox = Sandbox()
+        self.record = Record(settings.root)  # the one record: the judge reuses what make test passed, and writes serve's passes
         self._queue: queue.Queue = queue.Queue()
         self._latest: dict[Path, Future] = {}  # each page's newest run: older ones are stale
         self._running: Path | None = None
@@ -55,7 +57,7 @@ class CodeRunner:
                     continue
                 self._running = page
             try:
-                outcome = runner.run_page(self.sandbox, self.settings, page,
+                outcome = runner.run_page(self.sandbox, self.record, self.settings, page,
                                                 stale=lambda p=page, f=future: self._latest.get(p) is not f)
             except Aborted:
                 outcome = _superseded(page)
@@ -74,9 +76,9 @@ class CodeRunner:
         """The page whose code runs now, if any."""
         return self._running
 
-    def draw(self, targets: list[str], dirs, root=None) -> dict[str, tuple[str, dict | None]]:
+    def draw(self, targets: list[str], dirs, root=None, limit=None) -> dict[str, tuple[str, dict | None]]:
         """Draw build-time figures in the warm worker (``figures.prepare``'s ``draw``: {target: (svg, what it read)})."""
-        return figures.draw_in(self.sandbox, self.settings, targets)
+        return figures.draw_in(self.sandbox, targets, dirs, self.settings.root, self.settings.block_timeout)
 
     def close(self) -> None:
         """Stop the worker."""

@@ -1,5 +1,6 @@
-"""What ``make serve`` runs in its warm worker: :func:`run_page`, every block of a page as ``make test`` runs
-them (``core.judge``), answering one dict (ran, blocks, seconds, failures, outputs to fill, what the code read).
+"""What ``make serve`` runs in its warm worker: :func:`run_page`, every chain of a page as ``make test`` runs them
+(``core.judge``, with the one record: a chain that passed anywhere and still holds runs nowhere, a chain that passes here is
+reused by ``make test``), answering one dict (ran, blocks, seconds, failures, outputs to fill, what the code read).
 An empty output fence is "to fill", not a failure.
 """
 
@@ -9,19 +10,20 @@ import time
 from pathlib import Path
 
 from journal_tools.core.code.sandbox import Aborted, Sandbox
+from journal_tools.core.record.inputs import Record
 from journal_tools.core.settings import Settings
 
 __all__ = ["run_page"]
 
 
-def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
-    """Run every block of one page; the outcome as a JSON-ready dict. Aborted as soon as ``stale()`` says the page was saved again."""
+def run_page(sandbox: Sandbox, record: Record, settings: Settings, page_path: Path, stale=lambda: False) -> dict:
+    """Judge every chain of one page; the outcome as a JSON-ready dict. Aborted as soon as ``stale()`` says the page was saved again."""
     from journal_tools.core.code.parse import parse_page
-    from journal_tools.core.judge import judge_chain
+    from journal_tools.core.judge import chain_tests, judge_chain
     from journal_tools.core.mistake import Mistake
 
     start = time.perf_counter()
-    out = {"page": str(page_path), "ran": 0, "blocks": 0, "failures": [], "to_fill": [],
+    out = {"page": str(page_path), "ran": 0, "reused": 0, "blocks": 0, "failures": [], "to_fill": [],
            "read": {"files": {}, "folders": {}}}
     try:
         page = parse_page(Path(page_path), settings)
@@ -29,21 +31,20 @@ def run_page(sandbox: Sandbox, settings: Settings, page_path: Path, stale=lambda
         out["failures"].append(_failure(exc, None if exc.included_at else exc.line))
         return out | {"seconds": time.perf_counter() - start}
     out["blocks"] = sum(len(step.parts) for step in page.steps)
-    chains = [page.steps] if page.mode == "page" else [[s] for s in page.steps]
-    for steps in chains:
+    for test in chain_tests(page):
         if stale():
             raise Aborted()
-        if not steps:
-            continue
-        verdict = judge_chain(sandbox, page, steps, settings, cancelled=stale)
+        verdict = judge_chain(sandbox, record, page, test, settings, cancelled=stale)
         for mistake, step in verdict.to_fill():
             out["to_fill"].append({"where": page.where(step.expected_fence.start).describe(),
                                    "line": page.where(step.parts[0].fence.start).line})
         for mistake, step in verdict.mistakes():
             out["failures"].append(_failure(mistake, page.where(step.parts[0].fence.start).line if step else None))
-        out["ran"] += verdict.result.executed_fences
+        out["ran"] += verdict.result.executed_fences if verdict.reused is None else verdict.reused["fences"]
+        out["reused"] += 0 if verdict.reused is None else verdict.reused["fences"]  # counted in "ran": they passed, with this code
+        read = verdict.result.observed if verdict.reused is None else verdict.reused["read"]
         for kind in ("files", "folders"):
-            out["read"][kind].update(verdict.result.observed.get(kind, {}))
+            out["read"][kind].update(read.get(kind, {}))
     return out | {"seconds": time.perf_counter() - start}
 
 

@@ -144,7 +144,10 @@ def summary(outcomes: list[dict]) -> str:
         return "not run: the page cannot be read as tests (below)" if len(outcomes) == 1 else \
             f"not run: {len(outcomes)} pages cannot be read as tests (below)"
     counted = f"{ran:,} of {blocks:,} blocks" if ran < blocks else f"{ran:,} block{'' if ran == 1 else 's'}"
-    parts = [f"{counted} ran in {seconds:.1f} s"]
+    reused = sum(o.get("reused", 0) for o in outcomes)  # passed before with the same code and reads: the judge ran them not again
+    if reused == ran and not failed and not fill:
+        return f"{counted} passed before with this code and what it read: not run again"
+    parts = [f"{counted} ran in {seconds:.1f} s" + (f" ({reused:,} passed before, not run again)" if reused else "")]
     parts.append(f"{failed} failed" if failed else "all passed" if not fill else "")
     if fill:
         parts.append(f"{fill} output{'' if fill == 1 else 's'} to fill (make update-outputs)")

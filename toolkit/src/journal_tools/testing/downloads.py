@@ -231,19 +231,13 @@ def first_failing_block(problems: list[Problem], page: Page) -> Step | None:
     return before[-1] if before else None
 
 
-def page_test_id(page: Page, step: Step) -> str:
-    """The page test that runs ``step`` (journal_tools.pagetest's node ids)."""
-    if page.mode == "page":
-        return f"{page.path}::page"
-    return f"{page.path}::line {page.where(step.parts[0].fence.start).line}"
-
-
 def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tuple[str, str] | None:
-    """(node id, first report line) of the page test failing where the downloads first go wrong, rerun now from ``project`` in a fresh
-    worker as the page test runs; None when it passes."""
+    """(node id, first report line) of the page test failing where the downloads first go wrong, as the judge finds it now in
+    ``project`` (reused when that chain passed); None when it passes."""
     from journal_tools.compat import mkdocs_config
-    from journal_tools.core.code.run import ChainResult
+    from journal_tools.core import judge
     from journal_tools.core.code.sandbox import Sandbox
+    from journal_tools.core.record.inputs import Record
 
     step = first_failing_block(problems, page)
     if step is None:
@@ -252,16 +246,15 @@ def failing_page_test(problems: list[Problem], page: Page, project: Path) -> tup
     try:
         fresh = parse_page(project / page.path, settings)
     except Exception as exc:  # the page test cannot read it either: its ::page test says why
-        return f"{page.path}::page", str(exc).split("\n", 1)[0]
-    same = [s for s in fresh.steps if s.origin.line == step.origin.line]
-    if not same:
+        return judge.node_id(page.path, judge.PAGE), str(exc).split("\n", 1)[0]
+    test = next((t for t in judge.chain_tests(fresh) if any(s.origin.line == step.origin.line for s in t.steps)), None)
+    if test is None:
         return None
-    steps = fresh.steps if fresh.mode == "page" else same
     sandbox = Sandbox()
     try:
-        sandbox.run_chain(fresh, steps, ChainResult(), None, snippet_dirs=settings.snippet_dirs)
-    except Exception as exc:  # the page test's own failure (a BlockError naming the page line)
-        return page_test_id(fresh, same[0]), str(exc).strip().split("\n", 1)[0]
+        verdict = judge.judge_chain(sandbox, Record(project), fresh, test, settings)
     finally:
         sandbox.close()
-    return None
+    if not verdict.failures:
+        return None
+    return judge.node_id(page.path, test.name), str(verdict.failures[0][0]).strip().split("\n", 1)[0]

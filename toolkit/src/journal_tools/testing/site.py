@@ -31,7 +31,6 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from journal_tools.core.record import code_reads
 from journal_tools.core.record.inputs import Record
 
 # The journal under test: pytest runs from its top folder (the Makefile's targets do).
@@ -52,7 +51,7 @@ BUILD_CACHES = ("mkdocs-jupyter",)
 # The record's rows a test build takes from the checkout's record and gives back: figures drawn, and what
 # an entry's code read (for its downloads; without them every session build ran every entry's code). Not
 # the pages' passed tests: a copy's badges stay those of a build with none, whatever the checkout ran.
-RECORD_KINDS = ("figure", code_reads.KIND, "chain")  # "chain": what a page's code read, under its code (core/judge.py)
+RECORD_KINDS = ("figure", "chain")  # "chain": a page's chain that passed and what its code read, under its code (core/judge.py)
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".cache", ".pytest_cache")
 
 

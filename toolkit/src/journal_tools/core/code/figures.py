@@ -1,19 +1,16 @@
 """Figures drawn by snippet code at build time, inlined as SVG: ``<!-- journal:figure module.function | Caption -->``.
 
 No image is committed; a missing function, an exception or output that is not SVG stops the build at the line.
-One child process (``figure_child``, snippet folders on ``PYTHONPATH``) draws all a build misses, so the build
-never imports snippet code and serve draws what is saved; each SVG is kept in the record under what it read.
+The page-code worker (``core.code.sandbox``, the one that runs page code, under its clock) draws all a build misses,
+so the build never imports snippet code and serve draws what is saved; each SVG is kept in the record under what it read.
 """
 
 from __future__ import annotations
 
-import functools
 import html
-import json
+import importlib
 import os
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +19,7 @@ from journal_tools.core.page.fences import inside_fence, scan
 from journal_tools.core.page.limits import Limit
 from journal_tools.core.record.inputs import Inputs, Record, environment
 
-__all__ = ["KIND", "FigureError", "FigureRef", "draw", "draw_in", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
+__all__ = ["KIND", "FigureError", "FigureRef", "call", "draw", "draw_in", "expand_figures", "find_figures", "keep", "mistakes", "prepare"]
 
 KIND = "figure"  # the record's kind: subject the figure's target, result its SVG
 
@@ -31,7 +28,6 @@ FIGURE_LINE = re.compile(
     r"(?:\|\s*(?P<caption>.*?))?\s*-->\s*$"
 )
 _LABEL = re.compile(r"\s*\{#(fig-[\w-]*\w)\}$")
-_WORKER = Path(__file__).with_name("figure_child.py")
 
 
 class FigureError(Mistake):
@@ -67,20 +63,15 @@ def find_figures(text: str, path: str) -> list[FigureRef]:
 
 def draw(targets: list[str], dirs: list[Path], root: Path | None = None,
          limit: Limit | None = None) -> dict[str, tuple[str, dict | None]]:
-    """Call each figure function in one child process, ``limit`` each; {target: (svg or ``error: ...`` text, what it read or None)}."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([*map(str, dirs), *filter(None, [env.get("PYTHONPATH")])])
-    # The child stops each figure function at the limit (a loop in a snippet must not hang the build); this, a child that hangs.
-    seconds = None if limit is None else limit.seconds * len(targets) + 60
-    limit_args = [str(root or ""), str(limit.seconds)] if limit is not None else [str(root)] if root is not None else []
+    """Call each figure function in a page-code worker of its own, ``limit`` each; {target: (svg or ``error: ...``, what it read)}."""
+    from journal_tools.core.code.sandbox import Sandbox
+    from journal_tools.core.page.limits import DEFAULT_TIMEOUT
+
+    sandbox = Sandbox()
     try:
-        proc = subprocess.run([sys.executable, "-m", "journal_tools.core.code.figure_child", *limit_args],
-                              input=json.dumps(targets), capture_output=True, text=True, env=env, timeout=seconds)
-    except subprocess.TimeoutExpired:
-        return {t: (f"error: {limit.ran_past('drawing of the figures')}; one of them did not return", None) for t in targets}
-    if proc.returncode != 0:
-        return {t: (f"error: the figure process failed: {proc.stderr.strip()[-400:]}", None) for t in targets}
-    return {t: (svg, read) for t, (svg, read) in json.loads(proc.stdout).items()}
+        return draw_in(sandbox, targets, dirs, root, limit or Limit(DEFAULT_TIMEOUT, "the default block limit"))
+    finally:
+        sandbox.close()
 
 
 def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw_with=None,
@@ -101,8 +92,8 @@ def prepare(refs: list[FigureRef], dirs: list[Path], record: Record | None, draw
         stale.clear()
         stale.update(deferred)
     missing = [t for t in missing if t not in deferred]
-    draw_missing = draw_with or functools.partial(draw, limit=limit)
-    drawn = draw_missing(missing, dirs, record.root if record is not None else None) if missing else {}
+    root = record.root if record is not None else None
+    drawn = ((draw_with or draw)(missing, dirs, root, limit) if missing else {})
     svgs = {t: svg for t, (svg, _) in drawn.items()} | deferred
     for target in targets:
         found.setdefault(target, svgs.get(target, "error: not drawn"))
@@ -153,26 +144,29 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
     return "\n".join(out)
 
 
-def draw_in(sandbox, settings, targets: list[str]) -> dict[str, tuple[str, dict | None]]:
-    """Each figure target's SVG (or ``error: ...``) and what drawing it read, in one worker request (what all read counts for each)."""
-    from journal_tools.core.code.sandbox import Stopped, Unit
+def draw_in(sandbox, targets: list[str], dirs, root: Path | None, limit: Limit) -> dict[str, tuple[str, dict | None]]:
+    """Each figure target's SVG (or ``error: ...``) and what drawing it read, in one request to ``sandbox``'s worker, each function
+    under ``limit`` (what all read counts for each)."""
+    from journal_tools.core.code.sandbox import Stopped, Unit, stopped_at
 
     units = [Unit("figure function") for _ in targets]
     read: dict = {}
     try:
-        drawn = sandbox.call(draw_figures, (targets,), settings.block_timeout, units, settings.snippet_dirs,
-                             root=settings.root, observed=read)
+        drawn = sandbox.call(draw_figures, (targets,), limit, units, dirs, root=root, observed=read)
     except Stopped as stop:
         stuck = targets[stop.index]
-        return {t: (f"error: {t}() {stop.reason.removeprefix('the figure function ')}" if t == stuck
-                    else f"error: not drawn: {stuck}() stopped the worker", None) for t in targets}
+        if stop.hung:  # named from the journal's root, where the build runs
+            at = stopped_at(stop, root)
+            why = f"ran past {limit.seconds:g} s, the block limit{f', stopped at {at.describe()}' if at else ''}"
+        else:
+            why = stop.reason.removeprefix("the figure function ")
+        return {t: (f"error: {t}() {why}" if t == stuck else f"error: not drawn: {stuck}() stopped the worker", None)
+                for t in targets}
     return {t: (svg, read or None) for t, svg in drawn.items()}
 
 
 def draw_figures(progress, targets: list[str]) -> dict[str, str]:
-    """In the worker: each target's SVG (or ``error: ...``), as ``journal_tools.core.code.figure_child`` draws it."""
-    from journal_tools.core.code.figure_child import call
-
+    """In the worker: each target's SVG (or ``error: ...``), each function's clock started by ``progress``."""
     drawn = {}
     for index, target in enumerate(targets):
         progress(index)
@@ -180,3 +174,38 @@ def draw_figures(progress, targets: list[str]) -> dict[str, str]:
     return drawn
 
 
+def call(target: str) -> str:
+    """In the worker: the SVG drawn by ``target``, or ``error: <why>``, in a fresh empty folder with every generator seeded, as a page's
+    blocks run."""
+    from journal_tools.core.code.run import fresh_folder, reset_global_state
+
+    with fresh_folder():
+        reset_global_state()
+        return _call(target)
+
+
+def _call(target: str) -> str:
+    module_name, _, func_name = target.rpartition(".")
+    if not module_name:
+        return f"error: {target!r} is not module.function"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        return f"error: cannot import {module_name!r} from the snippet folders: {exc}"
+    except Exception as exc:  # a snippet that raises on import: name it, keep the process alive
+        return f"error: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+    func = getattr(module, func_name, None)
+    if not callable(func):
+        return f"error: {module_name} has no function {func_name!r}"
+    try:
+        svg = func()
+    except Exception as exc:  # the page names the culprit; the traceback is in the page tests
+        return f"error: {target}() raised {type(exc).__name__}: {exc}"
+    if not isinstance(svg, str) or not svg.lstrip().startswith("<svg"):
+        got = repr(svg.lstrip()[:24]) if isinstance(svg, str) else f"a {type(svg).__name__}"
+        return (f"error: {target}() must return SVG text that starts with <svg (this starts with {got}; matplotlib's "
+                "savefig(format='svg') writes an <?xml ...?> line and a DOCTYPE first: keep the text from <svg on)")
+    if "aria-label=" not in svg.split(">", 1)[0]:
+        return (f'error: {target}() returned an <svg> tag without aria-label: write aria-label="<what the figure shows>" on it '
+                '(role="img" too), the name screen readers give the figure')
+    return svg.strip()

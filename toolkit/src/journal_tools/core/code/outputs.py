@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from journal_tools.core.code.numbers import as_tex, is_zero, printed_numbers, same_number
@@ -28,7 +28,7 @@ def _count(n: int) -> str:
 
 class OutputMismatch(Mistake):
     """What a page shows differs from what its code printed; carries the rewrite: ``page``, ``first_line`` (1-based), ``old_lines``,
-    ``new_lines``, ``kind`` ("output" fence or checked "matrix") and ``numbers`` written."""
+    ``new_lines``, ``kind`` ("output" fence, checked "matrix", numbers in the text: "prose") and ``numbers`` written."""
 
     def __init__(self, origin: Origin, problem: str, page: str, first_line: int, old_lines: list[str],
                  new_lines: list[str], kind: str = "output", numbers: int = 0):
@@ -251,6 +251,8 @@ class PageRewrite:
     outputs: list[int]  # lines (of the page as rewritten) where the rewritten outputs start
     matrices: list[int]  # lines where the rewritten formulas start
     numbers: int  # matrix numbers written
+    prose: list[int] = field(default_factory=list)  # lines whose numbers in the text were rewritten (core.code.prose_numbers)
+    prose_numbers: int = 0
 
     def summary(self) -> str:
         """``docs/x.md: 2 outputs (lines 40, 61), 36 matrix numbers (line 152)``."""
@@ -262,6 +264,8 @@ class PageRewrite:
             parts.append(f"{len(self.outputs)} output{'s' if len(self.outputs) > 1 else ''} ({lines(self.outputs)})")
         if self.matrices:
             parts.append(f"{self.numbers} matrix number{'' if self.numbers == 1 else 's'} ({lines(self.matrices)})")
+        if self.prose:
+            parts.append(f"{self.prose_numbers} number{'' if self.prose_numbers == 1 else 's'} in the text ({lines(self.prose)})")
         return f"{self.path}: {', '.join(parts)}"
 
 
@@ -289,7 +293,10 @@ def _rewrite_of(path: str, items: list[OutputMismatch]) -> PageRewrite:
     """What was written on one page, at the lines it now has (the page as rewritten)."""
     rewrite, shift = PageRewrite(path, [], [], 0), 0
     for u in sorted(items, key=lambda u: u.first_line):
-        (rewrite.outputs if u.kind == "output" else rewrite.matrices).append(u.first_line + shift)
-        rewrite.numbers += u.numbers
+        {"output": rewrite.outputs, "matrix": rewrite.matrices, "prose": rewrite.prose}[u.kind].append(u.first_line + shift)
+        if u.kind == "prose":
+            rewrite.prose_numbers += u.numbers
+        else:
+            rewrite.numbers += u.numbers
         shift += len(u.new_lines) - len(u.old_lines)
     return rewrite

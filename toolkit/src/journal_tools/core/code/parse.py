@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from journal_tools.core.code import prose_numbers
 from journal_tools.core.code.printed_tensors import Selector, parse_selector
 from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.page import frontmatter, limits
-from journal_tools.core.page.fences import Fence, FenceError, scan
+from journal_tools.core.page.fences import Fence, FenceError, inside_fence, scan
 from journal_tools.core.page.includes import ExpandedPage, expand
 from journal_tools.core.page.marks import NAMESPACE, Mark
 from journal_tools.core.page.source import SourceError, read_source
@@ -44,6 +45,7 @@ class Part:
     fence: Fence
     code: str
     origins: list[Origin]  # one per code line
+    prose: list[prose_numbers.ProseNumber] = field(default_factory=list)  # numbers in the text checked after this part ran
 
 
 @dataclass
@@ -134,8 +136,26 @@ def parse_page(path: Path, settings: Settings) -> Page:
         fences = scan(lines)
     except FenceError as exc:
         raise PageError.at(expanded.origins[exc.index], str(exc)) from None
-    steps = _Reader(rel, expanded, fences).read()
-    return Page(rel, expanded, mode, [s for s in steps if s.runs], fences, limit)
+    steps = [s for s in _Reader(rel, expanded, fences).read() if s.runs]
+    try:
+        numbers = prose_numbers.find(lines, expanded.origins, inside_fence(fences))
+    except prose_numbers.ProseError as exc:
+        raise PageError.like(exc) from None
+    _attach_prose(numbers, steps, mode)
+    return Page(rel, expanded, mode, steps, fences, limit)
+
+
+def _attach_prose(numbers: list[prose_numbers.ProseNumber], steps: list[Step], mode: str) -> None:
+    """Each number in the text to the Python part it follows: the page's namespace then (``doctest: page``), else that block's
+    chain; a number after a shell block (in a block-mode page), or before any Python, is a PageError."""
+    parts = [(p, s) for s in steps for p in s.parts if mode != "page" or s.lang in PYTHON_LANGS]
+    for number in numbers:
+        before = [(p, s) for p, s in parts if p.fence.end < number.line]
+        if not before or before[-1][1].lang not in PYTHON_LANGS:
+            after = f"a '{before[-1][1].lang}' block, whose values Python cannot see" if before else "no Python block"
+            raise PageError.at(number.origin, f"the number {{={number.field}}} comes after {after}; a number in the text "
+                               "is checked against the Python code above it")
+        before[-1][0].prose.append(number)
 
 
 class _Reader:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+from journal_tools.core.code import prose_numbers
 from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, Page
 from journal_tools.core.markup import crossrefs
 from journal_tools.core.markup.citations import BibError, CitationError
@@ -43,7 +44,7 @@ class _CodeBlocks(HTMLParser):
 def _render(source: str, path: str, settings: Settings) -> str:
     body = without_front_matter(source)
     first_line = source.count("\n", 0, len(source) - len(body)) + 1  # body is the end of source
-    html = settings.markdown().convert(crossrefs.resolve(body, path, settings.root, first_line))
+    html = settings.markdown().convert(crossrefs.resolve(prose_numbers.shown(body), path, settings.root, first_line))
     for label in crossrefs.labels(body, path, first_line).values():  # a label the math did not take would be numbered wrong
         if label.name.startswith("eq-") and f'id="{label.name}"' not in html:
             raise RenderProblem(path, label.line, f"label {label.name!r} follows no display formula: write it after the closing "

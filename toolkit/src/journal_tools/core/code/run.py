@@ -24,7 +24,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from journal_tools.core.code.outputs import OutputMismatch, check_math, check_output, matrix_numbers, printed_numbers
+from journal_tools.core.code import prose_numbers
+from journal_tools.core.code.outputs import (
+    OutputMismatch,
+    check_math,
+    check_output,
+    matrix_numbers,
+    printed_numbers,
+    update_hint,
+)
 from journal_tools.core.code.parse import SHELL_LANGS, Page, Part, Step
 from journal_tools.core.mistake import Mistake, Origin
 from journal_tools.core.page.limits import BoundedOutput
@@ -62,6 +70,7 @@ class StepResult:
     reason: str = ""
     stdout: str = ""
     numbers: int = 0  # numbers the page shows that equal what the step printed (after a rewrite: all it shows)
+    shown: list[str] = field(default_factory=list)  # what each number in the text after its parts gives (core.code.prose_numbers)
 
 
 @dataclass
@@ -74,14 +83,21 @@ class ChainResult:
 
     @property
     def executed_fences(self) -> int:
-        """Fences run, the failing step's included (skipped steps not counted)."""
+        """Fences run, the failing step's included (skipped steps not counted; a seed-dependent step ran and failed: counted once)."""
         ran = sum(len(r.step.parts) for r in self.results if r.status != "skipped")
-        return ran + (len(self.failed.parts) if self.failed is not None else 0)
+        failed_apart = self.failed is not None and self.failed not in [r.step for r in self.results]
+        return ran + (len(self.failed.parts) if failed_apart else 0)
 
     @property
     def numbers_checked(self) -> int:
-        """Numbers compared with what passed steps printed (expected outputs and checked matrices)."""
+        """Numbers compared with what passed steps printed or gave (expected outputs, checked matrices, numbers in the text)."""
         return sum(r.numbers for r in self.results if r.status == "passed")
+
+    @property
+    def shown(self) -> list[str | None]:
+        """What each number in the text of the steps run gives, in page order (None: its step did not pass)."""
+        counts = [sum(len(p.prose) for p in r.step.parts) for r in self.results]
+        return [v for r, n in zip(self.results, counts) for v in (r.shown if len(r.shown) == n else [None] * n)]
 
     @property
     def xfailed(self) -> list[StepResult]:
@@ -240,7 +256,7 @@ def run_chain(page: Page, steps: list[Step], result: ChainResult, update: list |
 
 @contextlib.contextmanager
 def fresh_folder():
-    """The working folder of every page's code (blocks, notebook cells, the kernel of a notebook page, figures): a new empty one.
+    """The working folder of every page's code (blocks, notebook cells, figures; a notebook page's kernel gets one too): a new empty one.
 
     Not the page's own folder (Jupyter Book's and Quarto's choice): each entry's downloads run alone in an empty folder, so code
     that read a file beside its page would pass here and fail there; a journal file is read through a snippet module's
@@ -259,26 +275,30 @@ def _run_step(page: Page, step: Step, namespace: dict, update) -> StepResult:
     if reason is not None:
         return StepResult(step, "skipped", reason)
     xfail = step.mark("xfail")
+    shown: list[tuple[prose_numbers.ProseNumber, str]] = []
     try:
-        printed = _run_shell(step) if step.lang in SHELL_LANGS else _run_python(page, step, namespace)
+        printed = _run_shell(step) if step.lang in SHELL_LANGS else _run_python(page, step, namespace, shown)
     except BlockError as exc:
         if xfail is not None and _expected_failure(xfail, exc.cause):
             return StepResult(step, "xfailed", xfail.kwargs.get("reason", ""))
         raise
     if xfail is not None:  # strict: a block marked xfail that passes is a failure
         raise BlockError(step.origin, f"marked xfail ({xfail.kwargs.get('reason')}) but ran without error")
-    rewritten = set()
+    rewritten, found = set(), []
     for check in (check_output, check_math):
         try:
             check(page, step, printed)
         except OutputMismatch as mismatch:
-            # Updating, a mismatch is written back; one that cannot be (an output from an included
-            # file, a matrix the printed rows do not fit) fails as it would without updating.
-            if update is None or not mismatch.can_rewrite:
-                raise BlockError(mismatch.origin, mismatch.problem, printed=printed) from None
-            update.append(mismatch)
-            rewritten.add(mismatch.kind)
-    return StepResult(step, "passed", stdout=printed, numbers=_numbers_checked(step, printed, rewritten))
+            found.append(mismatch)
+    for mismatch in found + prose_numbers.mismatches(page, shown, update_hint(page.path)):
+        # Updating, a mismatch is written back; one that cannot be (an output from an included
+        # file, a matrix the printed rows do not fit) fails as it would without updating.
+        if update is None or not mismatch.can_rewrite:
+            raise BlockError(mismatch.origin, mismatch.problem, printed=printed) from None
+        update.append(mismatch)
+        rewritten.add(mismatch.kind)
+    numbers = _numbers_checked(step, printed, rewritten) + sum(n.checked for n, _ in shown)
+    return StepResult(step, "passed", stdout=printed, numbers=numbers, shown=[v for _, v in shown])
 
 
 def _expected_failure(xfail, exc: BaseException | None) -> bool:
@@ -286,13 +306,17 @@ def _expected_failure(xfail, exc: BaseException | None) -> bool:
     return not raises or isinstance(exc, raises)
 
 
-def _run_python(page: Page, step: Step, namespace: dict) -> str:
+def _run_python(page: Page, step: Step, namespace: dict, shown: list) -> str:
+    """Run the step's parts, each followed by the numbers in the text after it (``shown``: each number with what it gives)."""
     codes = [(part, _compile(page, part)) for part in step.parts]
     out = BoundedOutput()
     try:
         with contextlib.redirect_stdout(out):
-            for _part, code in codes:
+            for part, code in codes:
                 exec(code, namespace)
+                shown += [(number, _number(number, namespace)) for number in part.prose]
+    except BlockError:
+        raise
     except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failed block, never the end of the run
         origin, report = format_exception(exc)
         origin = origin or step.origin
@@ -301,6 +325,15 @@ def _run_python(page: Page, step: Step, namespace: dict) -> str:
             report = f"--- printed before the error ---\n{printed}\n{report}"
         raise BlockError(origin, f"{exception_line(exc)}\n{report}", cause=exc) from None
     return out.getvalue()
+
+
+def _number(number: prose_numbers.ProseNumber, namespace: dict) -> str:
+    """What a number's field gives; what it raises (an unknown name, a bad format) is a BlockError at the number."""
+    try:
+        return prose_numbers.evaluate(number, namespace)
+    except Exception as exc:
+        raise BlockError(number.origin, f"{exception_line(exc)}\n  in the number {{={number.field}}} of the text, after "
+                                        "the code above it ran", cause=exc) from None
 
 
 def _run_shell(step: Step) -> str:

@@ -32,7 +32,7 @@ from journal_tools.core.code import sandbox_child
 from journal_tools.core.mistake import Origin
 from journal_tools.core.page.limits import Limit
 
-__all__ = ["Aborted", "Sandbox", "Stopped", "Unit"]
+__all__ = ["Aborted", "Sandbox", "Stopped", "Unit", "stopped_at"]
 
 START_SECONDS = 300.0  # a first start imports PyTorch in the forkserver: slow on a loaded machine
 DUMP_SECONDS = 2.0  # how long a worker past its limit gets to write its stack before it is killed
@@ -41,6 +41,9 @@ PRELOAD = ["journal_tools.core.code.sandbox_child", "journal_tools.core.code.run
 _HERE = Path(__file__).resolve().parent
 # The runners' own frames are left out of the stacks shown.
 _RUNNER_FILES = {str(_HERE / "sandbox_child.py"), str(_HERE / "run.py"), str(_HERE / "notebook.py")}
+# Never a journal line, even where the toolkit sits inside the journal (its own repository, an editable install):
+# os._exit's stack ends in the worker's own handler.
+_TOOLKIT = _HERE.parent.parent
 
 
 @dataclass
@@ -84,7 +87,7 @@ class Sandbox:
         hint = "A page sets its own limit in its front matter: timeout: <seconds>"
         units = [Unit("block", part_origin(page, step.parts[0]), hint) for step in steps]
         try:  # updates are returned, the worker writes no page
-            done, updates, error = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
+            done, updates, error, failed = self.call(sandbox_child.chain, (page, steps, update is not None, seed_check), page.limit, units,
                                              snippet_dirs, on_progress=result.results.extend, cancelled=cancelled,
                                              root=root, observed=result.observed)
         except Stopped as stop:
@@ -94,7 +97,7 @@ class Sandbox:
         if update is not None:
             update.extend(updates)
         if error is not None:
-            result.failed = steps[len(result.results)]
+            result.failed = steps[failed]
             raise BlockError(*error)
 
     def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,
@@ -342,6 +345,18 @@ def _threads(dump: str) -> list[list[tuple[str, int, str]]]:
     return stacks
 
 
+def stopped_at(stop: Stopped, root: Path | None) -> Origin | None:
+    """Where a stopped request was: its innermost frame in a file of the journal at ``root`` (a snippet function's loop, say), never
+    the toolkit's own; None when no such frame ran."""
+    package = _HERE.parent.parent
+    for stack in _threads(stop.dump) if root is not None else ():
+        paths = [(Path(f), line) for f, line, _ in stack if Path(f).is_absolute()]
+        inside = [(p, line) for p, line in paths if Path(root) in p.parents and package not in p.parents and "site-packages" not in p.parts]
+        if inside:
+            return Origin(inside[-1][0].relative_to(root).as_posix(), inside[-1][1])
+    return None
+
+
 def _located(stop: Stopped, unit: Unit, sources: dict, root: Path | None = None) -> tuple[Origin, str]:
     """(origin, problem) for a stopped unit: the innermost journal frame (a page line, or a file of the journal at ``root``, a snippet
     module's loop say) names the line; the stack shown starts at the outermost page frame, journal files named from the root."""
@@ -350,7 +365,8 @@ def _located(stop: Stopped, unit: Unit, sources: dict, root: Path | None = None)
         if 1 <= line <= len(origins):
             return origins[line - 1]
         path = Path(file)
-        if root is not None and path.is_absolute() and root in path.parents and "site-packages" not in path.parts:
+        if root is not None and path.is_absolute() and root in path.parents and "site-packages" not in path.parts \
+                and _TOOLKIT not in path.parents:
             return Origin(path.relative_to(root).as_posix(), line)
         return None
 

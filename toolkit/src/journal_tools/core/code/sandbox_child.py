@@ -25,13 +25,13 @@ from journal_tools.core.page.limits import BoundedOutput
 __all__ = ["chain", "main", "notebook"]
 
 _DUMP = None  # the worker's stack file, open for faulthandler as long as the process lives
+_SNIPPET_DIRS: set[str] = set()  # every snippet folder a request named: their modules are never kept for the next run
 
 
 def main(conn, dump_path: str, parent: int) -> None:
     """Serve requests until the parent (process ``parent``) closes the connection or ends."""
     _set_up(dump_path, parent)
     conn.send(("ready", os.getpid()))
-    seen: set[str] = set()
     while True:
         try:
             request = conn.recv_bytes()
@@ -43,7 +43,7 @@ def main(conn, dump_path: str, parent: int) -> None:
         except Exception:  # e.g. a function of the caller's __main__, which the worker does not run
             conn.send(("done", ("bug", traceback.format_exc()), "", None))
             continue
-        _prepare(env, seen)
+        _prepare(env)
         observe.start(env.get("observe"))
 
         def progress(index: int, value=None) -> None:
@@ -108,7 +108,7 @@ def _end_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="journal-worker-watch").start()
 
 
-def _prepare(env: dict, seen: set[str]) -> None:
+def _prepare(env: dict) -> None:
     """The caller's import path, environment and folder; no snippet module of an earlier request."""
     sys.path[:] = env["path"]
     if dict(os.environ) != env["environ"]:
@@ -118,8 +118,13 @@ def _prepare(env: dict, seen: set[str]) -> None:
         os.chdir(env["cwd"] or tempfile.gettempdir())
     except OSError:
         os.chdir(tempfile.gettempdir())
-    seen.update(env["forget"])
-    prefixes = tuple(os.path.join(d, "") for d in seen)
+    _SNIPPET_DIRS.update(env["forget"])
+    _forget_snippets()
+
+
+def _forget_snippets() -> None:
+    """Drop every module imported from a snippet folder: the next import runs its code again."""
+    prefixes = tuple(os.path.join(d, "") for d in _SNIPPET_DIRS)
     for name, module in list(sys.modules.items()):
         path = getattr(module, "__file__", None) or ""
         if prefixes and path and os.path.abspath(path).startswith(prefixes):
@@ -128,7 +133,7 @@ def _prepare(env: dict, seen: set[str]) -> None:
 
 def chain(progress, page, steps, updating: bool, seed_check: bool = True):
     """Run one chain (again from another seed, the seed check, unless ``seed_check`` is off): (step results, updates, BlockError
-    arguments or None), printed output included so ``make serve`` tells an empty fence from a failure."""
+    arguments or None, the failing step's index), printed output included so ``make serve`` tells an empty fence from a failure."""
     from journal_tools.core.code.run import BlockError, ChainResult, run_chain
     from journal_tools.core.code.seed_check import run_checked
 
@@ -140,10 +145,15 @@ def chain(progress, page, steps, updating: bool, seed_check: bool = True):
         sent = len(result.results)
 
     try:
-        (run_checked if seed_check else run_chain)(page, steps, result, updates, on_step)
+        if seed_check:
+            run_checked(page, steps, result, updates, on_step, forget=_forget_snippets)
+        else:
+            run_chain(page, steps, result, updates, on_step)
     except BlockError as exc:
-        return result.results[sent:], updates, (exc.origin, exc.problem, None, exc.printed)
-    return result.results[sent:], updates, None
+        # the step that failed: the one after the last that ran, or one that ran, printing what another seed does not
+        failed = steps.index(result.failed) if result.failed is not None else len(result.results)
+        return result.results[sent:], updates, (exc.origin, exc.problem, None, exc.printed), failed
+    return result.results[sent:], updates, None, None
 
 
 def notebook(progress, nb):

@@ -1,5 +1,5 @@
-"""A chain with checked outputs runs again from ``OTHER_SEED``: a checked output that changes fails, since a
-reader's run starts from no seed of ours. Such an output is never rewritten by ``make update-outputs``.
+"""A chain with checked outputs runs again from ``OTHER_SEED``: a checked output (or number in the text) that changes fails,
+since a reader's run starts from no seed of ours. Such an output is never rewritten by ``make update-outputs``.
 """
 
 from __future__ import annotations
@@ -13,13 +13,19 @@ OTHER_SEED = 1
 
 
 def checked(step: Step) -> bool:
-    """Does the page show something this step's output must equal?"""
+    """Does the page show something this step's output (or a number in the text after it) must equal?"""
+    return _checked_output(step) or any(part.prose for part in step.parts)
+
+
+def _checked_output(step: Step) -> bool:
     return step.expected_output is not None or step.math is not None
 
 
 def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list | None = None,
-                on_step: Callable[[int], None] | None = None) -> ChainResult:
-    """``run.run_chain``, then the seed check; a seed-dependent output is a BlockError at its block, before any mismatch of its own."""
+                on_step: Callable[[int], None] | None = None, forget: Callable[[], None] = lambda: None) -> ChainResult:
+    """``run.run_chain``, then the seed check; a seed-dependent output is a BlockError at its block (``result.failed``), before any
+    mismatch of its own. ``forget()`` before the rerun drops the snippet modules the first run imported (the worker's), so what they
+    draw at import is drawn again from the other seed."""
     on_step = on_step or (lambda index: None)
     before: list[int] = []  # len(update) before each step: which updates a step made
 
@@ -34,14 +40,16 @@ def run_checked(page: Page, steps: list[Step], result: ChainResult, update: list
             raise
         printed = [r.stdout for r in result.results] + [exc.printed]
         try:
-            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step)
+            _raise_if_seed_dependent(page, steps[: len(printed)], printed, on_step, forget, [r.shown for r in result.results])
         except _SeedDependent as dependent:
+            result.failed = steps[dependent.index]
             raise dependent.error from None
         raise
     printed = [r.stdout for r in result.results]
     try:
-        _raise_if_seed_dependent(page, steps, printed, on_step)
+        _raise_if_seed_dependent(page, steps, printed, on_step, forget, [r.shown for r in result.results])
     except _SeedDependent as dependent:
+        result.failed = steps[dependent.index]
         if update is not None:  # its rewrite would record a seed-0 output as right
             end = before[dependent.index + 1] if dependent.index + 1 < len(before) else len(update)
             del update[before[dependent.index]:end]
@@ -55,13 +63,14 @@ class _SeedDependent(Exception):
         self.index, self.error = index, error
 
 
-def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step) -> None:
+def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], on_step, forget, shown: list[list[str]]) -> None:
     """Rerun ``steps`` from OTHER_SEED up to the last checked one; _SeedDependent at the first checked step printing otherwise or failing"""
     last = max((i for i, s in enumerate(steps) if checked(s) and i < len(printed)), default=None)
     if last is None:
         return
     again = ChainResult()
     seconds: list[str] = []
+    forget()
     try:  # mismatches with the page are not this run's business: only what was printed
         run_chain(page, steps[: last + 1], again, [], on_step, seed=OTHER_SEED)
     except BlockError as exc:
@@ -74,16 +83,24 @@ def _raise_if_seed_dependent(page: Page, steps: list[Step], printed: list[str], 
                                     f"{exc.report}"))) from None
         seconds = [exc.printed]
     for i, (step, first, second) in enumerate(zip(steps, printed, [r.stdout for r in again.results] + seconds)):
-        if checked(step) and first != second:
+        if _checked_output(step) and first != second:
             raise _SeedDependent(i, BlockError(step.origin, _message(page, step, _difference(first, second))))
+    for i, (step, first, second) in enumerate(zip(steps, shown, [r.shown for r in again.results])):
+        numbers = [n for part in step.parts for n in part.prose]
+        for number, a, b in zip(numbers, first, second):
+            if a != b:
+                raise _SeedDependent(i, BlockError(number.origin, f"the number in the text at line {number.origin.line} "
+                                                   f"changes with the seed the tests start from: it gives {a} from seed {SEED}, "
+                                                   f"{b} from seed {OTHER_SEED}. {_ADVICE}"))
 
 
 def _message(page: Page, step: Step, what: str) -> str:
     shown = page.where(step.expected_fence.start).line if step.expected_fence is not None else step.math.origin.line
-    return (f"the output checked at line {shown} changes with the seed the tests start "
-            f"from: {what}\nThe page never sets a seed before this block, so a reader running it would get other "
-            "numbers. Seed the random draws on the page, before this block (torch.manual_seed(0), for instance), "
-            "and run the tests again.")
+    return f"the output checked at line {shown} changes with the seed the tests start from: {what}\n{_ADVICE}"
+
+
+_ADVICE = ("The page never sets a seed before this block, so a reader running it would get other numbers. Seed the random "
+           "draws on the page, before this block (torch.manual_seed(0), for instance), and run the tests again.")
 
 
 def _difference(first: str, second: str) -> str:

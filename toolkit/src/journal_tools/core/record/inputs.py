@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import sys
+import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -132,8 +133,9 @@ class Record:
         self.root = Path(root)
         self.path = self.root / ".cache" / NAME
         self.reuse = not fresh() if reuse is None else reuse
-        self._db: sqlite3.Connection | None = None
-        self._pid = 0
+        # One connection per process and thread: sqlite refuses one made in another thread, and make serve reads the record in
+        # MkDocs' thread and writes it from its own (figures redrawn, pages judged); a forked child opens its own.
+        self._dbs: dict[tuple[int, int], sqlite3.Connection] = {}
 
     # -- asking -----------------------------------------------------------------------------------
 
@@ -153,8 +155,8 @@ class Record:
                 return inputs, result
         return None
 
-    def latest(self, kind: str, subject: str, key: str) -> tuple[Inputs, dict] | None:
-        """The newest record of a check (held now or not), for saying what changed since."""
+    def latest(self, kind: str, subject: str, key: str | None) -> tuple[Inputs, dict] | None:
+        """The newest record of a check (held now or not; ``key`` None: under any key), for saying what changed since."""
         rows = self._rows(kind, subject, key)
         return rows[0] if rows else None
 
@@ -201,13 +203,13 @@ class Record:
 
     # -- the file ---------------------------------------------------------------------------------
 
-    def _rows(self, kind: str, subject: str, key: str) -> list[tuple[Inputs, dict]]:
+    def _rows(self, kind: str, subject: str, key: str | None) -> list[tuple[Inputs, dict]]:
         db = self._connect(create=False)
         if db is None:
             return []
         try:
-            rows = db.execute("SELECT inputs, result FROM passed WHERE kind = ? AND subject = ? AND key = ? "
-                              "ORDER BY at DESC", (kind, subject, key)).fetchall()
+            rows = db.execute("SELECT inputs, result FROM passed WHERE kind = ? AND subject = ? AND (? IS NULL OR key = ?) "
+                              "ORDER BY at DESC", (kind, subject, key, key)).fetchall()
             return [(Inputs.from_json(i), json.loads(r)) for i, r in rows]
         except (sqlite3.Error, ValueError, KeyError):
             return []
@@ -225,8 +227,9 @@ class Record:
             pass  # not kept: the next run checks again
 
     def _connect(self, create: bool) -> sqlite3.Connection | None:
-        if self._db is not None and self._pid == os.getpid():  # a forked child opens its own
-            return self._db
+        owner = (os.getpid(), threading.get_ident())
+        if owner in self._dbs:
+            return self._dbs[owner]
         if not create and not self.path.is_file():
             return None
         try:
@@ -247,5 +250,5 @@ class Record:
                 db.execute(f"PRAGMA user_version = {_SCHEMA}")
         except (OSError, sqlite3.Error):
             return None
-        self._db, self._pid = db, os.getpid()
+        self._dbs[owner] = db
         return db

@@ -8,31 +8,11 @@ import contextlib
 import json
 from pathlib import Path
 
-from journal_tools.core.mistake import Mistake
-from journal_tools.core.record.validate import InputError
+from journal_tools.core.mistake import Mistake, SeveralMistakes
 
-__all__ = ["TOLD", "BuildMistakes", "Mistakes", "report"]
+__all__ = ["TOLD", "Mistakes"]
 
 TOLD = "build-mistakes.json"  # under the journal's .cache/: the last build's stopping mistakes and their page tests
-
-
-def report(messages: list[str]) -> str:
-    """One message for the mistakes, the first one first (its ``path:line:`` leads the message)."""
-    if len(messages) == 1:
-        return messages[0]
-    files = {m.split(":", 1)[0] for m in messages}
-    return "\n".join([*messages, f"({len(messages)} mistakes in {len(files)} files, found in one build)"])
-
-
-class BuildMistakes(InputError):
-    """Every mistake of one stage of a build (``found``); located at the first one."""
-
-    def __init__(self, found: list[Mistake]):
-        self.found = found
-        super().__init__(found[0].path, found[0].line, found[0].problem, found[0].included_at)
-
-    def __str__(self) -> str:
-        return report([Mistake.__str__(m) for m in self.found])
 
 
 class Mistakes:
@@ -48,7 +28,7 @@ class Mistakes:
         self.tests.append(test)
 
     def stop_if_any(self, told: Path | None = None) -> None:
-        """Raise one BuildMistakes holding every mistake noted so far (and forget them); ``told``: a JSON file that lists them first,
+        """Raise one SeveralMistakes holding every mistake noted so far (and forget them); ``told``: a JSON file that lists them first,
         each with its page test, so a test of the build defers to the page tests that report them (testing/checks/build.py)."""
         found, tests, self.found, self.tests = self.found, self.tests, [], []
         if not found:
@@ -58,4 +38,4 @@ class Mistakes:
                 told.parent.mkdir(parents=True, exist_ok=True)
                 told.write_text(json.dumps([{"where": str(m).split(": ", 1)[0], "test": t} for m, t in zip(found, tests)]),
                                 encoding="utf-8")
-        raise BuildMistakes(found)
+        raise SeveralMistakes(found, in_one_build=True)

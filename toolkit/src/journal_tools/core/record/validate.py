@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Callable
 
 from journal_tools.core.mistake import Mistake
-from journal_tools.core.page import frontmatter
+from journal_tools.core.page import address, frontmatter
 from journal_tools.core.page.frontmatter import FrontMatterError
 from journal_tools.core.page.includes import IncludeError, expand
 from journal_tools.core.page.source import read_source
 from journal_tools.core.settings import Settings
 
-__all__ = ["PLACEHOLDER", "InputError", "check_page", "check_post"]
+__all__ = ["PLACEHOLDER", "InputError", "check_address", "check_page", "check_post"]
 
 # Every placeholder ``make new`` writes into an entry starts with this marker (journal_tools.commands.new_entry uses it): a post that is
 # published while one is still there fails at its line. A draft may keep them: it is not published.
@@ -61,6 +61,17 @@ def check_post(text: str, rel: str, settings: Settings, engine_check: MetadataCh
                                           "after the opening paragraph (the blog shows what comes before it)")
     if fm.data.get("draft") is not True:
         _check_no_placeholder(text, rel)
+
+
+def check_address(path: Path, settings: Settings) -> None:
+    """FrontMatterError at the line giving post ``path`` its slug when a post before it (by file name) has its address: the build writes
+    both to one page. Never kept in a page's record: another post may take the address at any time."""
+    found = address.taken(path, settings)
+    if found is not None:
+        first, mine = found
+        raise FrontMatterError(settings.rel(path), mine.line, f"this entry's address {mine.url}/ is also {first}'s (the same date and "
+                                                              "slug): the site would keep only one of the two. Give this entry a "
+                                                              "`slug:` of its own in its front matter, or another title")
 
 
 def _check_authors(fm: frontmatter.FrontMatter, settings: Settings) -> None:
@@ -112,6 +123,7 @@ def check_page(path: Path, settings: Settings, engine_check: MetadataCheck | Non
     try:
         text = read_source(path, rel)
         if settings.is_post(path):
+            check_address(path, settings)  # first, as the page tests check it (before their record)
             check_post(text, rel, settings, engine_check)
         if "8<-" in text:
             expand(text, rel, settings)

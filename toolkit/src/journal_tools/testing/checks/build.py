@@ -176,8 +176,8 @@ class _Head(HTMLParser):
 
 
 class _ExcerptText(HTMLParser):
-    """An entry page's text from its title to <!-- more --> (the excerpt as shown), badge and download links left out, formulas as
-    their TeX (``alttext``), as the preview has them."""
+    """An entry page's text from its title to <!-- more --> (the excerpt as shown), badge, download links and the line on the
+    editors' words left out, formulas as their TeX (``alttext``), as the preview has them."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -190,7 +190,7 @@ class _ExcerptText(HTMLParser):
         if self._state == "before" and tag == "h1":
             self._state = "title"
         elif self._state == "excerpt" and (self._skip or tag == "math" or "headerlink" in classes
-                                           or {"journal-date", "journal-verified", "journal-downloads"} & set(classes)):
+                                           or {"journal-date", "journal-verified", "journal-downloads", "journal-editors-notice"} & set(classes)):
             self.text += dict(attrs).get("alttext", "") if tag == "math" and not self._skip else ""
             self._skip += 1
 

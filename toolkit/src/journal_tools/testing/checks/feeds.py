@@ -10,7 +10,9 @@ every feed, the description a reader shows:
   description away from the site, so a relative link or a link to a source
   file such as an entry's .md is broken there), each of which names a file
   of the built site, and each #fragment an id on that page;
-- does not repeat the item's title as an <h1> (the reader shows the title).
+- does not repeat the item's title as an <h1> (the reader shows the title);
+- opens with the line on the editors' words exactly when its entry marks some (core/page/editors.py), as the
+  entry's page and its downloads do.
 
 feedparser is run with relative-URL resolution off for the link check (it
 would otherwise quietly turn a relative link into an absolute one) and as a
@@ -29,6 +31,7 @@ from urllib.parse import unquote, urlsplit
 
 import feedparser
 
+from journal_tools.core.page import editors
 from journal_tools.testing.journal import built_file
 
 TEX = re.compile(r"\$|\\\(|\\\[|\\begin\b")
@@ -166,3 +169,30 @@ def test_entries_write_dates_one_way(journal):
     bad = [journal.settings.rel(e.path) for e in journal.entries
            if not re.search(r"^date: \d{4}-\d{2}-\d{2}\s*$", e.path.read_text(encoding="utf-8").split("\n---", 1)[0], re.M)]
     assert not bad, f"entries without a `date: YYYY-MM-DD` line: {bad}"
+
+
+def test_an_entry_with_editors_words_says_so_in_its_page_its_feed_items_and_its_downloads(built, journal):
+    """The editors' words an entry marks are said once at the top of its page, of its feed items' descriptions and of
+    its .py download; an entry without any says nothing of them there."""
+    notice = editors.NOTICE
+    pages = journal.entry_pages(built.site)
+    descriptions: dict[str, list[str]] = {}
+    for path in built.site.glob("feed_rss_*.xml"):
+        for title, html in items(path, resolve_relative_uris=False, sanitize_html=False):
+            descriptions.setdefault(title, []).append(html)
+    problems = []
+    for entry in journal.published():
+        marked = editors.line_ranges(entry.path.read_text(encoding="utf-8"))
+        where = f"{journal.settings.rel(entry.path)}:{marked[0].start if marked else 1}"
+        html = (built.site / pages[entry]).read_text(encoding="utf-8")
+        said = {"its page": notice in html.split("</h1>", 1)[-1][:4000],
+                **{f"feed item {n}": d.lstrip().startswith(f'<p class="journal-editors-notice" data-search-exclude>{notice}')
+                   for n, d in enumerate(descriptions.get(entry.title, []), 1)}}
+        download = built.site / "downloads" / f"{entry.path.stem}.py"
+        if download.is_file():
+            said["its .py download"] = notice.split(" is by ")[0] in download.read_text(encoding="utf-8")[:2000]
+        wrong = [name for name, says in said.items() if says != bool(marked)]
+        if wrong:
+            problems.append(f"{where}: the entry {'marks' if marked else 'marks no'} editors' words, but the top of "
+                            f"{', '.join(wrong)} {'does not say so' if marked else 'says it does'} (core/page/editors.py)")
+    assert not problems, "\n".join(problems)

@@ -42,12 +42,13 @@ def test_every_make_target_named_exists(request):
 
 
 def _tracked_top(root: Path) -> list[Path]:
-    """The journal's own top-level files and folders: what git tracks (not site/ or .venv/), else all."""
+    """The journal's own top-level files and folders: what git tracks (not site/ or .venv/), else all (no git, or nothing added yet:
+    a journal just made and `git init`-ed)."""
     try:
         names = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, check=True).stdout.split()
     except (OSError, subprocess.CalledProcessError):
-        return list(root.iterdir())
-    return [root / n for n in sorted({name.split("/", 1)[0] for name in names})]
+        names = []
+    return [root / n for n in sorted({name.split("/", 1)[0] for name in names})] or list(root.iterdir())
 
 
 def test_every_path_named_exists(request):

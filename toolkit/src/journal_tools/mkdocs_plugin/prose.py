@@ -1,0 +1,56 @@
+"""Numbers in a page's sentences (``core/code/prose_numbers.py``) as readers see them, in the page, its excerpt, feeds and
+search: a written one as written (its check is the page tests', and its page's badge says whether it held), a filled one as the
+value its code gives. That value comes from the judge (``core/judge.py``): the record of the chain's passed run while it holds,
+else a run of the chain now (make build and make serve alike), so only a page with a filled number whose code changed runs code.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from journal_tools.core.code import prose_numbers
+from journal_tools.core.mistake import Mistake
+from journal_tools.core.settings import Settings
+
+__all__ = ["shown_markdown"]
+
+
+def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox) -> tuple[str, list[tuple[Mistake, str]]]:
+    """``markdown`` (page ``src``'s, as MkDocs read it) with its tied numbers as readers see them, and each filled number that has
+    no value with the mistake that left it none and the page test that reports it; ``sandbox()`` gives the worker to run code in."""
+    if "{=" not in markdown:
+        return markdown, []
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import PAGE, node_id
+
+    try:
+        page = parse_page(src, settings)
+    except Mistake as exc:  # the page tests report it (::page); a filled number has no value then, and says so
+        filled = prose_numbers.shown(markdown, ["\0"] * markdown.count("{=")) != prose_numbers.shown(markdown)
+        return prose_numbers.shown(markdown), [(exc, node_id(settings.rel(src), PAGE))] if filled else []
+    own = [(n, s) for s in page.steps for p in s.parts for n in p.prose if n.origin.path == page.path and not n.origin.included_at]
+    own.sort(key=lambda ns: (ns[0].line, ns[0].start))
+    if all(n.checked for n, _ in own):
+        return prose_numbers.shown(markdown), []
+    values, missing = _values(page, settings, record, sandbox, {id(s) for n, s in own if not n.checked})
+    shown = [n.written if n.checked else values.get(n) for n, _ in own]
+    return prose_numbers.shown(markdown, shown), [missing[n] for n, _ in own if not n.checked and values.get(n) is None]
+
+
+def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tuple[dict, dict]:
+    """What each number of the chains holding a ``wanted`` step gives ({number: text}), and for each without one its mistake."""
+    from journal_tools.core.judge import chain_tests, judge_chain, node_id
+
+    values, missing = {}, {}
+    for test in chain_tests(page):
+        if not any(id(s) in wanted for s in test.steps):
+            continue
+        verdict = judge_chain(sandbox(), record, page, test, settings)
+        numbers = [n for s in test.steps for p in s.parts for n in p.prose]
+        given = verdict.reused.get("shown", []) if verdict.reused is not None else verdict.result.shown
+        values.update(zip(numbers, given))
+        first = verdict.mistakes()[0][0] if verdict.mistakes() else None
+        for n in numbers:
+            missing[n] = (first or Mistake.at(n.origin, f"the number {{={n.field}}} has no value: the code above it did not "
+                                              "run (skipped)"), node_id(str(page.path), test.name))
+    return values, missing
