@@ -41,7 +41,9 @@ class _CodeBlocks(HTMLParser):
             self.langs += [c[len("language-"):] for c in classes if c.startswith("language-")]
 
 
-def _render(source: str, path: str, settings: Settings) -> str:
+def render_html(source: str, path: str, settings: Settings) -> str:
+    """Page ``path``'s HTML as the build renders its Markdown (``source`` with its front matter): numbers in the text as shown,
+    references resolved; a label that no display formula took is a RenderProblem."""
     body = without_front_matter(source)
     first_line = source.count("\n", 0, len(source) - len(body)) + 1  # body is the end of source
     html = settings.markdown().convert(crossrefs.resolve(prose_numbers.shown(body), path, settings.root, first_line))
@@ -56,7 +58,7 @@ def check_render(page: Page, settings: Settings) -> None:
     """RenderProblem naming the page (and line) if the rendered page and the tests disagree; BibError for an unreadable BibTeX file."""
     source = read_source(settings.root / page.path, page.path)
     try:
-        html = _render(source, page.path, settings)
+        html = render_html(source, page.path, settings)
     except BibError:
         raise
     except (MathError, CitationError) as exc:
