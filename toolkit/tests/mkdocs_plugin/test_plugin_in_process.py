@@ -91,3 +91,11 @@ def test_numbers_in_the_text_read_as_plain_numbers_and_a_filled_one_is_the_codes
         build_site("unread", {"index.md": PROSE.replace("{= r :.3f}", "{= r +}")})
     assert [r.getMessage().split("\n")[0] for r in caplog.records if r.levelname == "ERROR"] == [
         "docs/index.md:7: the number's field {= r +} is not a Python f-string field: f-string: invalid syntax"]
+
+
+def test_a_written_number_the_code_contradicts_stops_the_build_at_its_line(build_site, caplog):
+    """make build never publishes a number its code does not give: the same line and words as make check."""
+    with pytest.raises(Exception, match="BuildError"):
+        build_site("wrong", {"index.md": PROSE.replace("[1.41]{=", "[1.42]{=").replace(", or {= r :.3f} exactly", "")})
+    assert [r.getMessage().split("\n")[0].split(";")[0] for r in caplog.records if r.levelname == "ERROR"] == [
+        "docs/index.md:7: the number written is 1.42 but `r` gives 1.41 (`:.2f`)"]

@@ -21,7 +21,7 @@ from journal_tools.core.record.inputs import Inputs, Record, environment
 from journal_tools.core.settings import Settings
 
 __all__ = ["BIBLIOGRAPHY", "CHAIN", "FIGURES", "NOTEBOOK", "PAGE", "RENDER", "REUSED", "ChainVerdict", "PageTest", "chain_key",
-           "chain_tests", "code_read", "judge_chain", "node_id", "page_tests"]
+           "chain_tests", "code_read", "judge_chain", "judged", "node_id", "page_tests"]
 
 CHAIN = "chain"  # the record's kind: a chain that passed, under its code (the key) and what its code read (the inputs)
 
@@ -95,7 +95,7 @@ def judge_chain(sandbox, record: Record, page: Page, test: PageTest, settings: S
     key = chain_key(page, steps)
     held = record.held(CHAIN, test.subject, key) if record.reuse else None
     if held is not None:
-        return ChainVerdict(ChainResult(), reused=held[1] | {"read": {"files": dict(held[0].files), "folders": dict(held[0].folders)}})
+        return _reused(held)
     verdict = ChainVerdict(ChainResult())
     try:
         sandbox.run_chain(page, steps, verdict.result, verdict.rewrites, snippet_dirs=settings.snippet_dirs,
@@ -110,6 +110,17 @@ def judge_chain(sandbox, record: Record, page: Page, test: PageTest, settings: S
         record.passed(CHAIN, test.subject, key, read, {"fences": result.executed_fences, "numbers": result.numbers_checked,
                                                        "shown": result.shown})
     return verdict
+
+
+def judged(sandbox, record: Record, page: Page, test: PageTest, settings: Settings) -> ChainVerdict:
+    """The build's question, what a chain read and gives: its passed run while its inputs hold, whatever ``record.reuse`` says (a fact,
+    not a check to repeat: under ``FRESH=1`` the page tests check again), else :func:`judge_chain` now."""
+    held = record.held(CHAIN, test.subject, chain_key(page, list(test.steps)))
+    return _reused(held) if held is not None else judge_chain(sandbox, record, page, test, settings)
+
+
+def _reused(held: tuple[Inputs, dict]) -> ChainVerdict:
+    return ChainVerdict(ChainResult(), reused=held[1] | {"read": {"files": dict(held[0].files), "folders": dict(held[0].folders)}})
 
 
 def chain_key(page: Page, steps: list[Step]) -> str:
@@ -157,11 +168,11 @@ def code_read(sandbox, record: Record, path, settings: Settings) -> Inputs | Non
         return None
     read = Inputs()
     for test in chain_tests(page):
-        key = chain_key(page, list(test.steps))
-        held = record.held(CHAIN, test.subject, key) or (record.latest(CHAIN, test.subject, None) if sandbox is None else None)
-        if held is None and sandbox is not None:
-            verdict = judge_chain(sandbox, record, page, test, settings)
-            seen = verdict.reused["read"] if verdict.reused is not None else verdict.result.observed
-            held = Inputs(seen.get("files", {}), seen.get("folders", {})), {}
-        read |= held[0] if held is not None else Inputs()
+        if sandbox is None:  # make serve: its worker judges the page after the build
+            held = record.held(CHAIN, test.subject, chain_key(page, list(test.steps))) or record.latest(CHAIN, test.subject, None)
+            read |= held[0] if held is not None else Inputs()
+            continue
+        verdict = judged(sandbox, record, page, test, settings)
+        seen = verdict.reused["read"] if verdict.reused is not None else verdict.result.observed
+        read |= Inputs(seen.get("files", {}), seen.get("folders", {}))
     return read

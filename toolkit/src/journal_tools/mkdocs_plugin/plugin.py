@@ -306,8 +306,8 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 self.reference_problems[page.file.src_uri] = exc
         if page.file.src_uri.endswith(".md") and page.file.abs_src_path:  # after the references: their lines are the source's
             markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
-                                                     self._worker)
-            for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
+                                                     self._worker, check_written=not self.serving)  # serve's worker checks them
+            for mistake, test in missing:  # a filled number with no value, a wrong one: make serve's panel, else the build stops
                 if self.page_mistake is not None:
                     self.page_mistake(Path(page.file.abs_src_path), mistake)
                 else:

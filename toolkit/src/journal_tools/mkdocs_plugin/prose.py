@@ -9,15 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from journal_tools.core.code import prose_numbers
+from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.settings import Settings
 
 __all__ = ["shown_markdown"]
 
 
-def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox) -> tuple[str, list[tuple[Mistake, str]]]:
-    """``markdown`` (page ``src``'s, as MkDocs read it) with its tied numbers as readers see them, and each filled number that has
-    no value with the mistake that left it none and the page test that reports it; ``sandbox()`` gives the worker to run code in."""
+def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox, *,
+                   check_written: bool) -> tuple[str, list[tuple[Mistake, str]]]:
+    """``markdown`` (page ``src``'s, as MkDocs read it) with its tied numbers as readers see them, and each mistake with the page test
+    that reports it: a filled number that has no value, and (``check_written``: make build) a written one its code contradicts, at its
+    line, so a published page never shows a number its code does not give. ``sandbox()`` gives the worker to run code in."""
     if "{=" not in markdown:
         return markdown, []
     from journal_tools.core.code.parse import parse_page
@@ -30,22 +33,26 @@ def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox
         return prose_numbers.shown(markdown), [(exc, node_id(settings.rel(src), PAGE))] if filled else []
     own = [(n, s) for s in page.steps for p in s.parts for n in p.prose if n.origin.path == page.path and not n.origin.included_at]
     own.sort(key=lambda ns: (ns[0].line, ns[0].start))
-    if all(n.checked for n, _ in own):
+    wanted = {id(s) for n, s in own if check_written or not n.checked}
+    if not wanted:
         return prose_numbers.shown(markdown), []
-    values, missing = _values(page, settings, record, sandbox, {id(s) for n, s in own if not n.checked})
+    values, missing, wrong = _values(page, settings, record, sandbox, wanted)
     shown = [n.written if n.checked else values.get(n) for n, _ in own]
-    return prose_numbers.shown(markdown, shown), [missing[n] for n, _ in own if not n.checked and values.get(n) is None]
+    return prose_numbers.shown(markdown, shown), [missing[n] for n, _ in own if not n.checked and values.get(n) is None] + wrong
 
 
-def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tuple[dict, dict]:
-    """What each number of the chains holding a ``wanted`` step gives ({number: text}), and for each without one its mistake."""
-    from journal_tools.core.judge import chain_tests, judge_chain, node_id
+def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tuple[dict, dict, list]:
+    """What each number of the chains holding a ``wanted`` step gives ({number: text}), for each without one its mistake, and each
+    written number its code contradicts (the chain's own mismatch, at the number's line)."""
+    from journal_tools.core.judge import chain_tests, judged, node_id
 
-    values, missing = {}, {}
+    values, missing, wrong = {}, {}, []
     for test in chain_tests(page):
         if not any(id(s) in wanted for s in test.steps):
             continue
-        verdict = judge_chain(sandbox(), record, page, test, settings)
+        verdict = judged(sandbox(), record, page, test, settings)  # a chain that passed gives its values, no code run
+        wrong += [(m, node_id(str(page.path), test.name)) for m, _ in verdict.mistakes()
+                  if isinstance(m, OutputMismatch) and m.kind == "prose"]
         numbers = [n for s in test.steps for p in s.parts for n in p.prose]
         given = verdict.reused.get("shown", []) if verdict.reused is not None else verdict.result.shown
         values.update(zip(numbers, given))
@@ -53,4 +60,4 @@ def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tupl
         for n in numbers:
             missing[n] = (first or Mistake.at(n.origin, f"the number {{={n.field}}} has no value: the code above it did not "
                                               "run (skipped)"), node_id(str(page.path), test.name))
-    return values, missing
+    return values, missing, wrong
