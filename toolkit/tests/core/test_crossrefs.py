@@ -10,7 +10,7 @@ import pytest
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.code.figures import expand_figures
 from journal_tools.core.code.parse import parse_page
-from journal_tools.core.code.render_check import RenderProblem, _render, check_render
+from journal_tools.core.code.render_check import RenderProblem, check_render, render_html
 from journal_tools.core.markup import crossrefs
 
 PAGE = """\
@@ -74,7 +74,7 @@ def pages(journal):
 
 def _html(settings, name: str) -> str:
     path = settings.docs_dir / "blog" / "posts" / name
-    return _render(path.read_text(encoding="utf-8"), settings.rel(path), settings)
+    return render_html(path.read_text(encoding="utf-8"), settings.rel(path), settings)
 
 
 def test_references_are_drawn_as_numbered_links(pages):
