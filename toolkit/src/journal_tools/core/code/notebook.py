@@ -8,8 +8,8 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable
 
 from journal_tools.core.code import prose_numbers
