@@ -103,7 +103,7 @@ update-outputs: setup
 # The title reaches the command as typed: $(value) keeps make from expanding a $ in
 # it, single quotes (a ' written '\'') keep the shell from reading " $ ` \ in it.
 new: setup
-	$(BIN)/python -m journal_tools.commands.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))') $(if $(AUTHOR),--author '$(subst ','\'',$(value AUTHOR))')
+	$(BIN)/python -m journal_tools.commands.new_entry '$(subst ','\'',$(value TITLE))' $(if $(CATEGORY),--category '$(subst ','\'',$(value CATEGORY))') $(if $(AUTHOR),--author '$(subst ','\'',$(value AUTHOR))') $(if $(SERIES),--series '$(subst ','\'',$(value SERIES))')
 
 # make bench BENCH_ARGS="--quick" (or --only 7,9): see toolkit/benchmarks/run.py.
 bench: setup

@@ -34,6 +34,7 @@ import yaml
 
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.code.parse import parse_page
+from journal_tools.core.code.render_check import render_html
 from journal_tools.core.page import frontmatter
 from journal_tools.core.page.includes import expand_file
 from journal_tools.core.page.source import read_source
@@ -287,7 +288,7 @@ def entry_page() -> EntryPage:
     settings = mkdocs_config.load(ROOT / "mkdocs.yml")
     source = read_source(ENTRY, rel(ENTRY))
     tree = _Tree()
-    tree.feed(settings.markdown().convert(frontmatter.body(source)))
+    tree.feed(render_html(source, rel(ENTRY), settings))  # as the build renders it: references resolved, numbers shown
     expanded = expand_file(ENTRY, settings)
     source_words = [(w, f"{o.path}:{o.line}") for line, o in zip(expanded.lines, expanded.origins) for w in words(line)]
     date = frontmatter.read(source, rel(ENTRY)).data.get("date")

@@ -6,6 +6,8 @@
 #     display_name: Python 3
 #     language: python
 #     name: python3
+#   series: attention-from-scratch
+#   part: 3
 # ---
 
 # %% [markdown]
@@ -13,16 +15,6 @@
 #
 # *Written by the journal's editors, not by the author: a notebook added on
 # November 29, 2026 and revised on December 4 and 6, 2026.*
-#
-# !!! info "Attention from scratch: part 3 of 3"
-#     1. [Attention Without Weights][part1]: dot products, softmax, context
-#        vectors
-#     2. [Weight Implementation, Self Attention][part2]: trainable weights,
-#        scaling, the causal mask
-#     3. **Attention, step by step** (this notebook)
-#
-# [part1]: ../blog/posts/2025-07-26-attention-without-weights.md
-# [part2]: ../blog/posts/2025-07-27-weights-and-causal-attention.md
 #
 # It picks up where the two entries stop: dropout on the attention weights, a
 # compact causal attention module that takes a batch, and multi-head attention
@@ -435,7 +427,3 @@ assert torch.allclose(per_head.sum(dim=-1), torch.ones(4, 6))
 # %% [markdown]
 # With the weights untrained, these patterns are whatever the random
 # initialisation gives; training is what turns them into something useful.
-# Back to the series: [part 1][part1] and [part 2][part2].
-#
-# [part1]: ../blog/posts/2025-07-26-attention-without-weights.md
-# [part2]: ../blog/posts/2025-07-27-weights-and-causal-attention.md

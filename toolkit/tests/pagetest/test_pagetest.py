@@ -121,7 +121,7 @@ def test_update_outputs_rewrites_page_and_then_passes(site):
     replace(site, "0.2689 & 0.7311", "0.2689 & 0.7318")
     result = run(site, extra=["--update-outputs"])
     result.assert_outcomes(passed=3)
-    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 29), 1 matrix number (line 35)"])
+    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 31), 1 matrix number (line 37)"])
     assert (site.path / ENTRY).read_text(encoding="utf-8") == original
     run(site).assert_outcomes(passed=3)
 
@@ -135,7 +135,7 @@ def test_update_outputs_fills_what_is_new_and_only_on_the_page_named(site):
     append(site, "```python\nprint(1)\n```\n\n<!--pytest-codeblocks:expected-output-->\n```text\n2\n```\n", page="docs/index.md")
     other = (site.path / "docs/index.md").read_text(encoding="utf-8")
     result = run(site, ENTRY, extra=["--update-outputs"])
-    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 29), 4 matrix numbers (line 35)"])
+    result.stdout.fnmatch_lines([f"  rewrote {ENTRY}: 1 output (line 31), 4 matrix numbers (line 37)"])
     assert (site.path / ENTRY).read_text(encoding="utf-8") == original
     assert (site.path / "docs/index.md").read_text(encoding="utf-8") == other
 

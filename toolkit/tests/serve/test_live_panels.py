@@ -175,6 +175,7 @@ def test_a_changed_number_in_the_text_is_one_failure_at_its_line(tmp_path):
     root = fixture_project(tmp_path / "project")
     page = root / ENTRY
     page.write_text(page.read_text(encoding="utf-8").replace("[0.73]{=", "[0.74]{="), encoding="utf-8")
+    line = next(n for n, text in enumerate(page.read_text(encoding="utf-8").splitlines(), 1) if "[0.74]{=" in text)
     outcome = _served_outcome(root, page)
     assert [(f["where"], f["message"].split(";")[0]) for f in outcome["failures"]] == [
-        (f"{ENTRY}:42", "the number written is 0.74 but `weights[0].max().item()` gives 0.73 (`:.2f`)")], outcome
+        (f"{ENTRY}:{line}", "the number written is 0.74 but `weights[0].max().item()` gives 0.73 (`:.2f`)")], outcome

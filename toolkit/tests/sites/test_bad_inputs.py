@@ -105,6 +105,12 @@ SOURCE_STAGE = {
     "include escaping snippets/": Planted(f"{POSTS}/2030-01-05-escaping-include.md",
                                           post(VALID_FRONT, '```python\n--8<-- "../mkdocs.yml"\n```'),
                                           "--8<--", ("../mkdocs.yml",), "page"),
+    "part of an undeclared series": Planted(f"{POSTS}/2030-01-06-undeclared-series.md", post(f"{VALID_FRONT}series: nope\npart: 1\n"),
+                                            "series:", ("series 'nope' is not declared in docs/blog/.series.yml",), "page"),
+    # the fixture entry (an earlier path) is part 1 already
+    "two parts with one number": Planted(f"{POSTS}/2030-01-07-second-part-one.md",
+                                         post(f"{VALID_FRONT}series: weights-by-hand\npart: 1\n"), "part:",
+                                         ("part 1 of series 'weights-by-hand' is also docs/blog/posts/2025-07-27-fixture-entry.md",), "page"),
 }
 # a three-line display formula, the unknown command on its second line: the build names that line
 TEX = "# Planted\n\nFine $x$.\n\n$$\na + b \\\\\n\\frac{a}{2} + \\nosuchcommand{x} \\\\\nc\n$$\n"
@@ -119,6 +125,12 @@ RENDER_STAGE = {
     "notebook cell that raises": Planted("docs/notebooks/planted_fault.py",
                                          "# %% [markdown]\n# # Planted\n\n# %%\nx = 1\n\n# %%\ny = x / 0\n",
                                          "y = x / 0", ("ZeroDivisionError",), "notebook"),
+    "unknown label": Planted("docs/planted-ref.md", "# Refs\n\n$$x = 1$$ {#eq-x}\n\nBy @eq-y, x is one.\n", "By @eq-y",
+                             ("unknown label 'eq-y'",), "render"),
+    "duplicated label": Planted("docs/planted-ref-b.md", "# Refs\n\n$$x = 1$$ {#eq-x}\n\n$$x = 2$$ {#eq-x}\n", "$$x = 2$$",
+                                ("label 'eq-x' is given twice (also at line 3)",), "render"),
+    "reference to a page that does not exist": Planted("docs/planted-ref-c.md", "# Refs\n\nAs [@eq-x](no-such-page.md) says.\n",
+                                                       "As [@eq-x]", ("which is no page of the journal",), "render"),
     "broken internal link": Planted("docs/planted-link.md", "# Planted\n\nSee [the missing page](no-such-page.md).\n",
                                     "no-such-page", ("Doc file 'planted-link.md' contains a link", "no-such-page.md"), None),
 }

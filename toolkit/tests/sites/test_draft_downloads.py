@@ -19,6 +19,7 @@ def _with_a_draft(project: Path) -> Path:
     posts = project / "docs" / "blog" / "posts"
     text = (posts / f"{ENTRY}.md").read_text(encoding="utf-8")
     draft = text.replace("date: 2025-07-27\n", "date: 2025-07-28\ndraft: true\n", 1).replace("# Fixture entry", "# Draft entry", 1)
+    draft = draft.replace("series: weights-by-hand\npart: 1\n", "", 1)  # a copy of a series' part 1 would be a second part 1
     assert "draft: true" in draft
     (posts / "2025-07-28-draft-entry.md").write_text(draft, encoding="utf-8")
     return project

@@ -428,3 +428,17 @@ def test_the_new_entry_gets_its_downloads(project):
     page, _, _ = create_entry(project, TITLE, DATE)
     made = downloads.make(page, mkdocs_config.load(project / "mkdocs.yml"), [])
     assert made.placed and made.script and made.notebook == downloads.notebook(made.script)
+
+
+def test_series_makes_the_entry_the_next_part_and_checks_the_name(project):
+    """SERIES=weights-by-hand: the fixture's series has parts 1 (its entry) and 2 (its notebook), so the new entry is part 3."""
+    entry, _, _ = create_entry(project, TITLE, DATE, series_name="weights-by-hand")
+    assert (front_matter(entry)["series"], front_matter(entry)["part"]) == ("weights-by-hand", 3)
+    with pytest.raises(EntryError, match="series 'weight-by-hand' is not in docs/blog/.series.yml, which has: weights-by-hand"):
+        create_entry(project, "Another entry", DATE, series_name="weight-by-hand")
+
+
+def test_without_a_series_the_front_matter_shows_how_to_join_one(project):
+    entry, _, _ = create_entry(project, TITLE, DATE)
+    assert "series" not in front_matter(entry)
+    assert "a part of a series of docs/blog/.series.yml\n(weights-by-hand), add series: NAME and part: N" in entry.read_text()

@@ -46,9 +46,9 @@ $w_{{ij}}$ and [a page it links to](../../planted-target.md).
 
 <!-- more -->
 
-$$s = \\frac{{1}}{{2}}$$
+$$s = \\frac{{1}}{{2}}$$ {{#eq-half}}
 
-As the planted source says [@planted2025, sec. 1].
+As the planted source says [@planted2025, sec. 1]. By @eq-half, s is a half, as [@eq-one](../../planted-target.md) is one.
 
 ```python
 --8<-- "planted_snippet.py:double"
@@ -80,7 +80,7 @@ Its last number is [8]{{= int(double(x)[1, 1])}}.
 NOTEBOOK_TEXT = "# %% [markdown]\n# # Planted notebook\n#\n# A sum $s$ of three numbers.\n\n# %%\ntotal = sum([1, 2, 3])\nprint(total)\n"
 
 FILES = {
-    TARGET: "# Planted target\n\nThe page the planted entry links to.\n",
+    TARGET: "# Planted target\n\nThe page the planted entry links to.\n\n$$t = 1$$ {#eq-one}\n",
     SNIPPET: '"""Planted by toolkit/tests/sites/test_one_failure.py."""\n\n\n# --8<-- [start:double]\ndef double(x):\n    return 2 * x\n'
              "# --8<-- [end:double]\n",
 }
@@ -137,6 +137,19 @@ MISTAKES = [
             ("the matrix is 3x2 but the tensor the block at line", "printed is 2x2")),
     Mistake("unknown citation key", ENTRY, "[@planted2025, sec. 1]", "[@planted2052, sec. 1]", "[@planted2052",
             ("unknown citation key 'planted2052'", "did you mean 'planted2025'?")),
+    Mistake("unknown label", ENTRY, "By @eq-half,", "By @eq-hlf,", "By @eq-hlf", ("unknown label 'eq-hlf'", "did you mean 'eq-half'?")),
+    Mistake("duplicated label", ENTRY, "\\end{bmatrix}\n$$\n", "\\end{bmatrix}\n$$ {#eq-half}\n", "\\end{bmatrix}",
+            ("label 'eq-half' is given twice",), below=1),
+    Mistake("reference to a page that does not exist", ENTRY, "(../../planted-target.md) is one", "(../../planted-targt.md) is one",
+            "[@eq-one](../../planted-targt.md)", ("which is no page of the journal",)),
+    Mistake("undeclared series", ENTRY, "date: 2025-07-28\n", "date: 2025-07-28\nseries: no-such-series\npart: 1\n",
+            "series: no-such", ("series 'no-such-series' is not declared in docs/blog/.series.yml",)),
+    # the fixture entry (an earlier path) is part 1 of weights-by-hand: the planted page, later, fails
+    Mistake("two parts with one number", ENTRY, "date: 2025-07-28\n", "date: 2025-07-28\nseries: weights-by-hand\npart: 1\n",
+            "part: 1", ("part 1 of series 'weights-by-hand' is also docs/blog/posts/2025-07-27-fixture-entry.md",)),
+    Mistake("notebook part of an undeclared series", NOTEBOOK, "# %% [markdown]\n# # Planted notebook",
+            "# ---\n# jupyter:\n#   series: no-such-series\n#   part: 1\n# ---\n\n# %% [markdown]\n# # Planted notebook",
+            "#   series:", ("series 'no-such-series' is not declared",)),
     Mistake("wrong number in the text", ENTRY, "[8]{= int", "[9]{= int", "[9]{= int",
             ("the number written is 9 but `int(double(x)[1, 1])` gives 8", "make update-outputs")),
     Mistake("number in the text that raises", ENTRY, "{= int(double(x)", "{= int(dobule(x)", "{= int(dobule",

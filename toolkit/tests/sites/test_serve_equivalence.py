@@ -313,6 +313,21 @@ def test_a_broken_include_breaks_only_its_page(tmp_path):
         assert 'class="journal-run journal-run--failed"' in html and "docs/blog/posts/2025-01-12-extra-2.md:" in html
         assert "bad TeX in formula" in html
         assert _normalised(_served(served.base)) == (site / "index.html").read_bytes()
+        # An unknown label, then a part of a series .series.yml does not declare: the page under its panel at the line.
+        for old, new, says in (("The rest of entry 1.", "The rest of entry 1, by @eq-nowhere.", "unknown label &#x27;eq-nowhere&#x27;"),
+                               ("date: 2025-01-11\n", "date: 2025-01-11\nseries: nope\npart: 1\n",
+                                "series &#x27;nope&#x27; is not declared")):
+            before = served.ended()
+            _edit(broken, old, new)
+            served.settle(before)
+            line = broken.read_text(encoding="utf-8").split("\n").index(new.split("\n")[1] if "\n" in new else new) + 1
+            html = _served(served.base + page).decode()
+            assert 'class="journal-run journal-run--failed"' in html and f"<strong>{rel}:{line}</strong>: {says}" in html, html[-3000:]
+            assert re.search(rf"WARNING .*{re.escape(rel)}:{line}: ", log.read_text(encoding="utf-8"))  # and the terminal line
+            assert _normalised(_served(served.base)) == (site / "index.html").read_bytes()  # the home page as before
+            before = served.ended()
+            _edit(broken, new, old)
+            served.settle(before)
         # An impossible date: the blog cannot place the post, so it is left out of the blog's pages and
         # served under its panel at the address it had, which the terminal line names.
         before = served.ended()

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from journal_tools.compat import mkdocs_config
 from journal_tools.core.markup import citations
+from journal_tools.core.page import series
 from journal_tools.core.record.validate import PLACEHOLDER
 from journal_tools.core.settings import CONFIG_NAME, BlogSettings, ConfigError, Settings, find_root
 
@@ -124,6 +125,7 @@ class Layout:
     tests_dir: Path
     categories_allowed: list[str]
     blog: BlogSettings
+    settings: Settings
     bibliography: str = "the BibTeX file (bibliography of journal_tools.core.markup.citations in mkdocs.yml)"
     cite_key: str = "key"  # a key the commented citation example uses: the file's first, when it has one
 
@@ -143,6 +145,7 @@ def read_layout(root: Path) -> Layout:
         tests_dir=settings.root / TESTS_DIR,
         categories_allowed=list(settings.blog.categories_allowed),
         blog=settings.blog,
+        settings=settings,
         **_citation_example(settings),
     )
 
@@ -174,6 +177,21 @@ def choose_category(layout: Layout, category: str | None) -> str:
             f"(mkdocs.yml): {', '.join(allowed)}"
         )
     return category
+
+
+def series_lines(layout: Layout, name: str | None) -> str:
+    """``series:`` and ``part:`` (the next free number) for ``name``, checked against the series file; none without a name."""
+    where = _show(series.series_file(layout.settings), layout.root)
+    try:
+        known = series.declared(layout.settings)
+    except series.SeriesError as exc:
+        raise EntryError(str(exc)) from None
+    if name is None:
+        return ""
+    if name not in known:
+        raise EntryError(f"series {name!r} is not in {where}, which has: {', '.join(known) or 'none'} (add it there with its title)")
+    taken = [p.number for p in series.parts(layout.settings) if p.series == name]
+    return f"series: {name}\npart: {max(taken, default=0) + 1}\n"
 
 
 def choose_author(layout: Layout, author: str | None) -> str | None:
@@ -263,7 +281,7 @@ draft: true
 categories:
   - {category}
 tags: []
-{authors}doctest: page
+{authors}{series}doctest: page
 ---
 
 # {heading}
@@ -279,7 +297,10 @@ then write its key where the text relies on it: [@{cite_key}],
 with a place in it: [@{cite_key}, ch. 3],
 several at once: [@{cite_key}; @other].
 The page then ends with its reference list. An unknown key
-fails make check and the build, naming the closest key. -->
+fails make check and the build, naming the closest key.
+To make the entry a part of a series of {series_file}
+({series_names}), add series: NAME and part: N to its
+front matter (make new SERIES=NAME writes the next part). -->
 
 ## Code
 
@@ -336,6 +357,7 @@ def plan_entry(
     date: dt.date,
     category: str | None = None,
     author: str | None = None,
+    series_name: str | None = None,
 ) -> Plan:
     """Work out the three files and their text, without writing anything."""
     title = clean_title(title)
@@ -361,6 +383,9 @@ def plan_entry(
         category=category,
         placeholder=PLACEHOLDER,
         authors="" if author is None else f"authors:\n  - {author}\n",
+        series=series_lines(layout, series_name),
+        series_file=_show(series.series_file(layout.settings), layout.root),
+        series_names=", ".join(series.declared(layout.settings)) or "none yet",
         heading=markdown_text(title),
         output=output,
         bibliography=layout.bibliography,
@@ -377,9 +402,10 @@ def create_entry(
     date: dt.date | None = None,
     category: str | None = None,
     author: str | None = None,
+    series_name: str | None = None,
 ) -> list[Path]:
     """Create the entry, its snippet module and its test; return their paths. EntryError, nothing written, if any of the three exists."""
-    plan = plan_entry(Path(root), title, date or dt.date.today(), category, author)
+    plan = plan_entry(Path(root), title, date or dt.date.today(), category, author, series_name)
     existing = [path for path in plan.contents if path.exists()]
     if existing:
         raise EntryError(
@@ -420,13 +446,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("title", nargs="?", default="", help='the entry title, e.g. "Causal attention by hand"')
     parser.add_argument("--category", help="one of the blog's categories_allowed (default: the first)")
     parser.add_argument("--author", help="an id from the blog's authors file (default: its first)")
+    parser.add_argument("--series", help="a series of the series file (.series.yml) the entry is the next part of")
     parser.add_argument("--date", type=dt.date.fromisoformat, help="YYYY-MM-DD (default: today)")
     parser.add_argument("--root", type=Path, help="the journal's root folder (default: found from the cwd)")
     args = parser.parse_args(argv)
 
     try:
         root = (args.root or find_root()).resolve()
-        paths = create_entry(root, args.title, args.date, args.category, args.author)
+        paths = create_entry(root, args.title, args.date, args.category, args.author, args.series)
     except (EntryError, ConfigError) as error:
         print(f"journal-new: error: {error}", file=sys.stderr)
         return 2

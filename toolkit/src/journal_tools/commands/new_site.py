@@ -44,6 +44,7 @@ RENAMES = {
     "github": ".github",
     "ci": ".ci",
     "docs/blog/authors.yml": "docs/blog/.authors.yml",
+    "docs/blog/series.yml": "docs/blog/.series.yml",
 }
 EXAMPLE_ENTRY = "docs/blog/posts/example-entry.md"  # written as <date>-<EXAMPLE_SLUG>.md
 EXECUTABLE = {".ci/run"}

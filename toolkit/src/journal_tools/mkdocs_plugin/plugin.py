@@ -20,7 +20,7 @@ from journal_tools.compat import blog, jupyter, mkdocs_config, mkdocs_log, pages
 from journal_tools.core import judge
 from journal_tools.core.code import figures
 from journal_tools.core.code.sandbox import Sandbox
-from journal_tools.core.markup import citations, formula_glyphs, markdown_math
+from journal_tools.core.markup import citations, crossrefs, formula_glyphs, markdown_math
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake, SeveralMistakes
 from journal_tools.core.page import includes, limits
@@ -44,6 +44,7 @@ from journal_tools.mkdocs_plugin import (
     prose,
     published_address,
     search_text,
+    series,
     site_assets,
     slim,
 )
@@ -164,6 +165,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.unverified: list[str] = []  # this build's pages whose verified badge says "not verified"
         self.broken_includes: set[Path] = set()  # make serve: pages rendered without their failing includes
         self.failed_renders: set[Path] = set()  # make serve: pages served under their panel, never under a "Verified" badge
+        self.reference_problems: dict[str, Mistake] = {}  # a page's unresolved reference, by source: its render fails with it
 
     @event_priority(100)  # before the blog plugin (-50) reads the posts
     def on_files(self, files, *, config):
@@ -182,6 +184,15 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     continue
                 self._serve_broken(file, exc)  # make serve: the page breaks only itself
                 refs += figures.find_figures(path.read_text(encoding="utf-8"), self.settings.rel(path))
+        self.series, problems = series.collect(self.settings)
+        for mistake, test in problems:  # make build: with the other mistakes; make serve: the page breaks alone, under its panel
+            if self.page_mistake is None:
+                checks.add(mistake, test)
+            else:
+                self.page_mistake(self.settings.root / mistake.path, mistake)
+                self.failed_renders.add(self.settings.root / mistake.path)  # never under a "Verified" badge
+        for index in self.series.index_files(config):
+            files.append(index)
         if refs:
             draw = self.draw_figures or self._draw_figures
             self.figure_svgs = draw(refs, list(self.settings.snippet_dirs), self.record)
@@ -235,6 +246,9 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         rel = self.settings.rel(page.file.abs_src_path) if page.file.abs_src_path else page.file.src_uri
 
         def checked_render(config, files):
+            problem = self.reference_problems.pop(page.file.src_uri, None)
+            if problem is not None:
+                return self._render_failed(page, problem, f"{rel}::render")
             try:
                 return render(config, files)
             except (MathError, citations.CitationError) as exc:
@@ -283,7 +297,14 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         fail)."""
         if page.file.abs_src_path and Path(page.file.abs_src_path) in self.broken_includes:
             markdown = includes.without_failing_includes(markdown, self.settings)
-        if page.file.src_uri.endswith(".md") and page.file.abs_src_path:
+        if page.file.abs_src_path and not notebooks.is_notebook_page(page):
+            rel, source = self.settings.rel(page.file.abs_src_path), _source(page) or ""
+            first_line = source.count("\n", 0, len(source) - len(markdown)) + 1 if source.endswith(markdown) else 1
+            try:
+                markdown = crossrefs.resolve(markdown, rel, self.settings.root, first_line)
+            except crossrefs.ReferenceProblem as exc:  # the page's render fails with it (on_pre_page's checked_render)
+                self.reference_problems[page.file.src_uri] = exc
+        if page.file.src_uri.endswith(".md") and page.file.abs_src_path:  # after the references: their lines are the source's
             markdown, missing = prose.shown_markdown(markdown, Path(page.file.abs_src_path), self.settings, self.record,
                                                      self._worker)
             for mistake, test in missing:  # a filled number with no value: make serve's panel, else the build stops
@@ -291,7 +312,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                     self.page_mistake(Path(page.file.abs_src_path), mistake)
                 else:
                     self.render_mistakes.add(mistake, test)
-        if not self.figure_svgs:
+        if not self.figure_svgs or not page.file.abs_src_path:  # a generated page (a series index) has no figures
             return markdown
         try:
             return figures.expand_figures(markdown, self.figure_svgs, self.settings.rel(page.file.abs_src_path))
@@ -319,6 +340,12 @@ class JournalPlugin(BasePlugin[JournalConfig]):
             preview.describe(page, html, self.settings, config.site_name)
         if has_editors:
             html = editors.add_notice(html)  # under the title, the date and badge (added next) above it
+        part = self.series.part(self.settings.rel(src)) if src is not None else None
+        if part is not None:  # the box after the excerpt (a notebook: under its title and badge), the pager at the end
+            separator = self.settings.blog.excerpt_separator if self.settings.blog is not None else None
+            box = self.series.box(part, page, files)
+            html = (html.replace(separator, f"{separator}\n{box}", 1) if separator and separator in html
+                    else verified.add_badge(html, box)) + self.series.pager(part, page, files)
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)

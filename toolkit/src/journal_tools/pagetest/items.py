@@ -15,6 +15,7 @@ from journal_tools.core.code.parse import Page, PageError, parse_page
 from journal_tools.core.code.render_check import check_render
 from journal_tools.core.markup import citations
 from journal_tools.core.mistake import Mistake, SeveralMistakes
+from journal_tools.core.page import series
 from journal_tools.core.page.source import read_source
 from journal_tools.core.record.inputs import Inputs, environment
 from journal_tools.core.record.validate import check_address, check_post
@@ -44,6 +45,7 @@ class PageFile(pytest.File):
         try:
             if settings.is_post(self.path):
                 check_post(read_source(self.path, settings.rel(self.path)), settings.rel(self.path), settings, blog.post_errors)
+            series.check_page(self.path, settings)
             page = parse_page(self.path, settings)
         except Mistake as exc:  # front matter, text, includes, markers: the page cannot be read as tests
             yield BrokenPage.from_parent(self, name=judge.PAGE, mistake=exc)
@@ -86,8 +88,9 @@ class NotebookFile(pytest.File):
 
     def _items(self):
         try:
+            series.check_page(self.path, state.settings(self.config))
             nb = read_notebook(self.path, state.settings(self.config))
-        except PageError as exc:  # a bad execution: timeout:, with its line
+        except (PageError, series.SeriesError) as exc:  # a bad execution: timeout:, or series part, with its line
             yield BrokenPage.from_parent(self, name=judge.NOTEBOOK, mistake=exc)
             return
         except Exception as exc:  # jupytext's own errors have no common base class

@@ -27,6 +27,7 @@ FIGURE_LINE = re.compile(
     r"^(?P<indent>[ \t]*)<!--\s*journal:figure\s+(?P<target>[A-Za-z_][\w.]*)\s*"
     r"(?:\|\s*(?P<caption>.*?))?\s*-->\s*$"
 )
+_LABEL = re.compile(r"\s*\{#(fig-[\w-]*\w)\}$")
 
 
 class FigureError(Mistake):
@@ -131,9 +132,12 @@ def expand_figures(markdown: str, svgs: dict[str, str], path: str) -> str:
         if svgs[ref.target].startswith("error: "):  # the page's panel (make serve) names it; make build stopped before
             out.append(line)
             continue
-        parts = ['<figure class="journal-figure">', svgs[ref.target]]
-        if ref.caption:
-            parts.append(f"<figcaption>{html.escape(ref.caption)}</figcaption>")
+        label = _LABEL.search(ref.caption)  # {#fig-x}: the figure's anchor (core/markup/crossrefs.py numbered its caption)
+        caption = ref.caption[:label.start()].rstrip(": ") if label else ref.caption
+        anchor = f' id="{label[1]}"' if label else ""
+        parts = [f'<figure class="journal-figure"{anchor}>', svgs[ref.target]]
+        if caption:
+            parts.append(f"<figcaption>{html.escape(caption)}</figcaption>")
         parts.append("</figure>")
         # Blank lines around: Markdown treats it as one raw HTML block.
         out.extend(["", *parts, ""])

@@ -1,5 +1,6 @@
 """Render a page as the build does: every formula converts and every citation key exists, and a reader sees as
-many Python and shell blocks as the tests run (a ``pycon`` session fails here instead of passing silently).
+many Python and shell blocks as the tests run (a ``pycon`` session fails here instead of passing silently), and every
+reference and label resolves (``crossrefs``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from html.parser import HTMLParser
 
 from journal_tools.core.code import prose_numbers
 from journal_tools.core.code.parse import PYTHON_LANGS, SHELL_LANGS, Page
+from journal_tools.core.markup import crossrefs
 from journal_tools.core.markup.citations import BibError, CitationError
 from journal_tools.core.markup.mathml import MathError
 from journal_tools.core.mistake import Mistake, Origin
@@ -39,19 +41,30 @@ class _CodeBlocks(HTMLParser):
             self.langs += [c[len("language-"):] for c in classes if c.startswith("language-")]
 
 
-def _render(source: str, settings: Settings) -> str:
-    return settings.markdown().convert(prose_numbers.shown(without_front_matter(source)))  # numbers in the text as the build shows them
+def render_html(source: str, path: str, settings: Settings) -> str:
+    """Page ``path``'s HTML as the build renders its Markdown (``source`` with its front matter): numbers in the text as shown,
+    references resolved; a label that no display formula took is a RenderProblem."""
+    body = without_front_matter(source)
+    first_line = source.count("\n", 0, len(source) - len(body)) + 1  # body is the end of source
+    html = settings.markdown().convert(crossrefs.resolve(prose_numbers.shown(body), path, settings.root, first_line))
+    for label in crossrefs.labels(body, path, first_line).values():  # a label the math did not take would be numbered wrong
+        if label.name.startswith("eq-") and f'id="{label.name}"' not in html:
+            raise RenderProblem(path, label.line, f"label {label.name!r} follows no display formula: write it after the closing "
+                                                  "$$ of a formula that is a paragraph of its own (blank lines around)")
+    return html
 
 
 def check_render(page: Page, settings: Settings) -> None:
     """RenderProblem naming the page (and line) if the rendered page and the tests disagree; BibError for an unreadable BibTeX file."""
     source = read_source(settings.root / page.path, page.path)
     try:
-        html = _render(source, settings)
+        html = render_html(source, page.path, settings)
     except BibError:
         raise
     except (MathError, CitationError) as exc:
         raise RenderProblem.like(exc.located(page.path, source)) from None
+    except crossrefs.ReferenceProblem as exc:
+        raise RenderProblem.like(exc) from None
     parser = _CodeBlocks()
     parser.feed(html)
     for kind, looking, langs in (("Python", PYTHON_LOOKING, PYTHON_LANGS), ("shell", SHELL_LOOKING, SHELL_LANGS)):

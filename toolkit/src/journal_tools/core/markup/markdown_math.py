@@ -11,7 +11,8 @@ import xml.etree.ElementTree as etree
 
 from pymdownx.arithmatex import ArithmatexExtension, BlockArithmatexProcessor, InlineArithmatexPattern
 
-from journal_tools.core.markup.mathml import DISPLAY_CLASS, tex_to_mathml
+from journal_tools.core.markup.crossrefs import EQUATION_LABEL
+from journal_tools.core.markup.mathml import DISPLAY_CLASS, numbered, tex_to_mathml
 
 __all__ = ["NAMES", "NOWRAP_CLASS", "MathExtension", "display_attributes", "makeExtension"]
 
@@ -48,9 +49,15 @@ class _BlockMath(BlockArithmatexProcessor):
         self.numbers = numbers  # the extension's count of this conversion's display formulas
 
     def generic_output(self, parent, math):
-        """A ``div.math-display`` holding the MathML of a display formula."""
-        el = etree.SubElement(parent, "div", display_attributes(next(self.numbers.count)))
-        el.text = self.parser.md.htmlStash.store(tex_to_mathml(math, display=True, font=self.font))
+        """A ``div.math-display`` holding the MathML of a display formula; a labelled one (``$$ {#eq-x}``) numbered, the label its id."""
+        attributes = display_attributes(next(self.numbers.count))
+        mathml = tex_to_mathml(math, display=True, font=self.font)
+        label = self.match["label"]
+        if label:  # numbered in page order, as core/markup/crossrefs.py numbers the references to it
+            attributes["id"] = label
+            mathml = numbered(mathml, next(self.numbers.labelled))
+        el = etree.SubElement(parent, "div", attributes)
+        el.text = self.parser.md.htmlStash.store(mathml)
 
 
 def _tex(wrapped: str, wrap: str) -> str:
@@ -83,11 +90,14 @@ class MathExtension(ArithmatexExtension):
             md.inlinePatterns.register(inline, "arithmatex-inline", 189.9)
         if "arithmatex-block" in md.parser.blockprocessors:
             pattern = md.parser.blockprocessors["arithmatex-block"].pattern.pattern
+            # arithmatex's block ends "[ ]*$"; a label may follow the closing $$ (Quarto's syntax)
+            pattern = pattern.removesuffix("[ ]*$") + f"(?:{EQUATION_LABEL})?[ ]*$"
             md.parser.blockprocessors.register(_BlockMath(pattern, config, md, self), "arithmatex-block", 79.9)
 
     def reset(self):
         """Number the next conversion's display formulas from 1."""
         self.count = itertools.count(1)
+        self.labelled = itertools.count(1)
 
 
 def makeExtension(**kwargs):  # noqa: N802 (Python-Markdown's name)

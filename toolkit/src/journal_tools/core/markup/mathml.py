@@ -15,7 +15,7 @@ from journal_tools.core.markup import formula_glyphs
 from journal_tools.core.markup.italic_scripts import add_italic_correction
 from journal_tools.core.mistake import Mistake
 
-__all__ = ["DISPLAY_CLASS", "GlyphError", "MathError", "find_line", "tex_to_mathml"]
+__all__ = ["DISPLAY_CLASS", "GlyphError", "MathError", "find_line", "numbered", "tex_to_mathml"]
 
 # One converter for the whole process: it is cheap to call (microseconds a formula). Local state per formula, so a page's \def or \tag
 # cannot leak into the next page.
@@ -93,6 +93,15 @@ def tex_to_mathml(tex: str, *, display: bool, font: str = "") -> str:
     end = mathml.index(">")
     mathml = f'{mathml[:end]} alttext="{html.escape(" ".join(_STASHED.sub(" ", tex).split()))}"{mathml[end:]}'
     return add_italic_correction(mathml)
+
+
+def numbered(mathml: str, number: int) -> str:
+    """A display formula with its number "(3)" at the right, in its MathML: a one-row table of a spacer, the formula and the number
+    (journal.css widens it to the line). MathML Core has no ``mlabeledtr`` (Chromium does not draw it) and math-core refuses ``\\tag``."""
+    start, end = mathml.index(">") + 1, mathml.rindex("</math>")
+    return (f'{mathml[:start]}<mtable class="journal-eq"><mtr><mtd class="journal-eq__side"></mtd>'
+            f'<mtd displaystyle="true">{mathml[start:end]}</mtd>'
+            f'<mtd class="journal-eq__side journal-eq__number"><mtext>({number})</mtext></mtd></mtr></mtable></math>')
 
 
 def find_line(tex: str, source: str | None, offset: int | None = None) -> int | None:

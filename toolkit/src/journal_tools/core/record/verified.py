@@ -9,6 +9,7 @@ import html
 import re
 from pathlib import Path
 
+from journal_tools.core.page import series
 from journal_tools.core.page.includes import included_files
 from journal_tools.core.record.inputs import Record, environment
 from journal_tools.core.settings import Settings
@@ -22,8 +23,13 @@ PAGE = "page"  # the record's kind for a page's whole test: its render check and
 def read_by_tests(path: Path, settings: Settings) -> list[str]:
     """Files the page tests read themselves: the page, its included snippets, the BibTeX file, mkdocs.yml, a post's authors file."""
     files = [Path(path)]
+    text = files[0].read_bytes().decode("utf-8-sig", errors="replace")
     if not settings.is_notebook(path):
-        files += included_files(files[0].read_bytes().decode("utf-8-sig", errors="replace"), settings)
+        files += included_files(text, settings)
+    # A part: the series file. Not the other parts, nor the pages a reference names: an edit of one entry re-runs its own tests
+    # only; the build, which make test runs too, renders every page and finds a reference or part number that no longer holds.
+    if "series:" in text and series.series_file(settings).is_file():
+        files.append(series.series_file(settings))
     if settings.is_post(path) and settings.blog.authors_file is not None:
         files.append(settings.blog.authors_file)  # its ids are checked against the post's authors:
     files += [f for f in (settings.bibliography, settings.config_file) if f is not None]
