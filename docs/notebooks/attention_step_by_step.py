@@ -400,7 +400,7 @@ assert torch.allclose(x1.grad, x2.grad, atol=1e-5)
 # head learns (here: starts from) its own notion of which earlier tokens
 # matter, which is the point of having several. The four share one colour
 # scale, that of every heatmap of the series; a weight above its top, such as
-# the first token's 1.00, takes the top colour.
+# the first token's [1.00]{= w[0, 0, 0].item() :.2f}, takes the top colour.
 
 # %%
 torch.manual_seed(123)

@@ -100,3 +100,58 @@ def test_readers_see_plain_numbers_outside_code(journal):
     text = "It is [1.41]{= r :.2f} or {= r :.3f}.\n\n```python\n[9]{= x}\n```\n\n`{= y}` stays.\n"
     assert prose_numbers.shown(text, ["1.41", "1.414"]) == "It is 1.41 or 1.414.\n\n```python\n[9]{= x}\n```\n\n`{= y}` stays.\n"
     assert prose_numbers.shown("No value yet: {= r :.3f}.") == "No value yet: `r :.3f`."
+
+
+NOTEBOOK = """# %%
+d_k = 2
+
+# %% [markdown]
+# It divides by [1.41]{= d_k ** 0.5 :.2f}; `[9]{= x}` is text.
+#
+# ```python
+# [7]{= y}
+# ```
+
+# %%
+d_k = 512
+
+# %% [markdown]
+# Now [22.6]{= d_k ** 0.5 :.1f}.
+"""
+
+
+def test_a_notebooks_markdown_numbers_are_checked_after_the_cell_above_and_rewritten(journal):
+    from journal_tools.core.code.notebook import number_mismatches, read_notebook, run_notebook
+
+    settings, write = journal
+    path = write("nb.py", NOTEBOOK.replace("[22.6]", "[22.7]"))
+    nb = read_notebook(path, settings)
+    assert [[n.written for n in cell] for cell in nb.numbers] == [["1.41"], ["22.7"]]  # not in code spans or fences
+    shown = []
+    run_notebook(nb, [], shown=shown)
+    (wrong,) = number_mismatches(nb, shown)
+    assert (wrong.path, wrong.line) == ("docs/nb.py", 15)
+    assert wrong.problem.startswith("the number written is 22.7 but `d_k ** 0.5` gives 22.6 (`:.1f`)"), wrong.problem
+    apply_updates(settings.root, [wrong])
+    assert path.read_text(encoding="utf-8") == NOTEBOOK
+
+
+def test_a_notebooks_filled_number_is_a_mistake_at_its_line(journal):
+    from journal_tools.core.code.notebook import read_notebook
+
+    settings, write = journal
+    with pytest.raises(PageError, match=r"the number \{= d_k \*\* 0\.5 :\.1f\}: it is filled in; in a notebook, write it") as found:
+        read_notebook(write("nb.py", NOTEBOOK.replace("[22.6]", "")), settings)
+    assert (found.value.path, found.value.line) == ("docs/nb.py", 15)
+
+
+def test_a_notebooks_download_shows_the_number_as_written(journal, tmp_path):
+    from types import SimpleNamespace
+
+    from journal_tools.mkdocs_plugin.notebooks import write_ipynb
+
+    settings, write = journal
+    page = SimpleNamespace(file=SimpleNamespace(abs_src_path=str(write("nb.py", NOTEBOOK)), dest_path="nb/index.html"))
+    name = write_ipynb(page, SimpleNamespace(site_dir=str(tmp_path / "site")))
+    text = (tmp_path / "site" / "nb" / name).read_text(encoding="utf-8")
+    assert "It divides by 1.41; `[9]{= x}` is text." in text and "{= d_k" not in text

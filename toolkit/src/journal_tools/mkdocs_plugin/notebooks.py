@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from journal_tools.compat import jupyter
+from journal_tools.core.code import prose_numbers
 from journal_tools.core.markup import citations
 from journal_tools.core.page import limits
 from journal_tools.core.settings import Settings
@@ -102,7 +103,7 @@ def install_markdown(settings: Settings) -> None:
                 """A Markdown cell through the site's Python-Markdown (one converter per notebook)."""
                 if self._md is None:  # each cell is a document: the page gets one reference list instead
                     self._md = settings.markdown(options={citations.listed_name(settings.mdx_configs): {"reference_list": False}})
-                return self._md.reset().convert(source)
+                return self._md.reset().convert(prose_numbers.shown(source))  # a number in the text as written, checked by the tests
 
             def from_notebook_node(self, nb, resources=None, **kwargs):
                 """Each cell executed under the notebook's limit (nbclient has none: a looping cell hung the build for ever), in a fresh
@@ -169,6 +170,9 @@ def write_ipynb(page, config) -> str:
     if not meta:
         nb.metadata.pop("jupytext", None)
     nbids.stable_ids(nb)
+    for cell in nb.cells:  # its reader sees a number in the text as written, as on the page
+        if cell.cell_type == "markdown":
+            cell.source = prose_numbers.shown(cell.source)
     path = Path(config.site_dir) / Path(page.file.dest_path).parent / src.with_suffix(".ipynb").name
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(downloads.ipynb_text(nb), encoding="utf-8")

@@ -9,7 +9,7 @@ import pytest
 from journal_tools.compat import blog
 from journal_tools.core import judge
 from journal_tools.core.code import figures
-from journal_tools.core.code.notebook import Notebook, check_notebook_math, read_notebook
+from journal_tools.core.code.notebook import Notebook, check_notebook_math, number_mismatches, read_notebook
 from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.code.parse import Page, PageError, parse_page
 from journal_tools.core.code.render_check import check_render
@@ -281,12 +281,19 @@ class NotebookItem(_PageItem):
         failed = 1  # the cell that failed ran too
         try:
             settings = state.settings(self.config)
-            state.sandbox().run_notebook(self.notebook, ran, snippet_dirs=settings.snippet_dirs,
-                                         root=settings.root, observed=observed)
+            shown = state.sandbox().run_notebook(self.notebook, ran, snippet_dirs=settings.snippet_dirs,
+                                                 root=settings.root, observed=observed)
             failed = 0
         finally:
             self.user_properties.append(("pagetest_observed", observed))
             self.user_properties.append(("pagetest_run", len(ran) + failed))
             self.user_properties.append(("pagetest_skipped", []))
+        self.user_properties.append(("pagetest_numbers", len(shown)))
+        found = number_mismatches(self.notebook, shown)
+        if self.config.getoption("update_outputs"):  # written back, as a page's
+            self.config.stash[state.UPDATES].extend(m for m in found if m.can_rewrite)
+            found = [m for m in found if not m.can_rewrite]
+        if found:
+            raise SeveralMistakes(found)
 
 

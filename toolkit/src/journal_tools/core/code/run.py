@@ -314,7 +314,7 @@ def _run_python(page: Page, step: Step, namespace: dict, shown: list) -> str:
         with contextlib.redirect_stdout(out):
             for part, code in codes:
                 exec(code, namespace)
-                shown += [(number, _number(number, namespace)) for number in part.prose]
+                shown += [(number, number_text(number, namespace)) for number in part.prose]
     except BlockError:
         raise
     except BaseException as exc:  # KeyboardInterrupt and SystemExit too: one failed block, never the end of the run
@@ -327,7 +327,7 @@ def _run_python(page: Page, step: Step, namespace: dict, shown: list) -> str:
     return out.getvalue()
 
 
-def _number(number: prose_numbers.ProseNumber, namespace: dict) -> str:
+def number_text(number: prose_numbers.ProseNumber, namespace: dict) -> str:
     """What a number's field gives; what it raises (an unknown name, a bad format) is a BlockError at the number."""
     try:
         return prose_numbers.evaluate(number, namespace)

@@ -101,8 +101,9 @@ class Sandbox:
             raise BlockError(*error)
 
     def run_notebook(self, nb, ran: list, *, snippet_dirs=(), root: Path | None = None,
-                     observed: dict | None = None) -> None:
-        """``core.notebook.run_notebook`` in the worker, each cell under the notebook's limit (``root``, ``observed``: :meth:`call`)."""
+                     observed: dict | None = None) -> list:
+        """``core.notebook.run_notebook`` in the worker, each cell under the notebook's limit (``root``, ``observed``: :meth:`call`);
+        each number in the text with what it gives."""
         from journal_tools.core.code.notebook import cell_origins
         from journal_tools.core.code.run import BlockError, synthetic_name
 
@@ -116,14 +117,15 @@ class Sandbox:
             ran[:] = cells[:finished]
 
         try:
-            count, error = self.call(sandbox_child.notebook, (nb,), nb.limit, units, snippet_dirs,
-                                     on_progress=progress, root=root, observed=observed)
+            count, error, shown = self.call(sandbox_child.notebook, (nb,), nb.limit, units, snippet_dirs,
+                                            on_progress=progress, root=root, observed=observed)
         except Stopped as stop:
             del ran[stop.index:]
             raise BlockError(*_located(stop, units[stop.index], sources, root)) from None
         ran[:] = cells[:count]
         if error is not None:
             raise BlockError(*error)
+        return shown
 
     def call(self, fn, args: tuple, limit: Limit, units: list[Unit], snippet_dirs=(), on_progress=None, cancelled=None,
              root: Path | None = None, observed: dict | None = None):

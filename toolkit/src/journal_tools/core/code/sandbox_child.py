@@ -157,13 +157,14 @@ def chain(progress, page, steps, updating: bool, seed_check: bool = True):
 
 
 def notebook(progress, nb):
-    """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None)."""
+    """In the worker: run a notebook's code cells; (cells that ran, (origin, report) or None, [(number in the text, its value)])."""
     from journal_tools.core.code.notebook import run_notebook
     from journal_tools.core.code.run import BlockError
 
     ran: list = []
+    shown: list = []
     try:
-        run_notebook(nb, ran, lambda index: progress(index, index))  # index cells finished
+        run_notebook(nb, ran, lambda index: progress(index, index), shown)  # index cells finished
     except BlockError as exc:
-        return len(ran), (exc.origin, exc.problem)
-    return len(ran), None
+        return len(ran), (exc.origin, exc.problem), shown
+    return len(ran), None, shown
