@@ -72,3 +72,11 @@ def test_the_markdown_reader_and_the_html_marks_agree():
     assert bool(line_ranges(PAGE)) == mark(rendered(PAGE))[1]
     plain = "# Title\n\nWords.\n"
     assert bool(line_ranges(plain)) == mark(rendered(plain))[1] is False
+
+
+def test_a_note_right_after_a_note_ending_in_code_is_marked_too():
+    """A code block's <pre> is no admonition title: the note after it keeps its own mark (the second was left unmarked)."""
+    notes = ('!!! note "Editor\'s note: one"\n    Set-up:\n\n    ```python\n    x = 1\n    ```\n\n'
+             '!!! note "Editor\'s note: two"\n    The second.\n')
+    html, _ = mark(markdown.Markdown(extensions=["admonition", "pymdownx.highlight", "pymdownx.superfences"]).convert(notes))
+    assert html.count('class="admonition note journal-editors"') == 2, html

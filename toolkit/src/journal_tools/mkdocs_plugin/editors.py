@@ -20,7 +20,7 @@ from journal_tools.core.page.editors import LABEL, NOTICE, heading_is_editors, t
 __all__ = ["add_notice", "mark", "notice_html"]
 
 _ADMONITION = re.compile(r'<(?P<tag>div|details)(?P<open> [^>]*)?class="(?P<classes>(?:admonition\b)?[^"]*)"(?P<rest>[^>]*)>'
-                         r'(?P<gap>\s*)<(?P<title_tag>p|summary)(?P<title_attrs>[^>]*)>(?P<title>.*?)</(?P=title_tag)>',
+                         r'(?P<gap>\s*)<(?P<title_tag>p|summary)(?P<title_attrs>(?:\s[^>]*)?)>(?P<title>.*?)</(?P=title_tag)>',
                          re.S)
 _EDITOR_CLASS = re.compile(r'<(?P<tag>p|div|section|aside|blockquote|li)\b(?P<before>[^>]*?)class="(?P<classes>'
                            r'(?:[^"]*\s)?editor(?:\s[^"]*)?)"(?P<after>[^>]*)>')
