@@ -224,7 +224,7 @@ def test_badge_says_what_ran_only_when_a_record_holds():
     assert ("Verified</span> on 2026-11-30 with PyTorch 2.13.0: 13 code blocks ran, and the 104 numbers of the printed"
             " outputs, matrices and sentences shown match what the code gives." in shown)
     assert shown.endswith(' <a href="../verified/">What is checked</a></p>')
-    assert "1 code cell ran, and the 1 number of" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
+    assert "1 code cell ran and their asserts held; the 1 number written in its sentences matches" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
                                                                  "date": "2026-11-30", "notebook": True})
     stale = badge_html(None)
     assert 'data-verified="false"' in stale and "not verified since the last change" in stale.lower()
@@ -243,6 +243,9 @@ def test_a_notebook_s_badge_says_its_outputs_are_the_build_s_own_not_that_it_has
     assert ("12 code cells ran and their asserts held; the outputs shown are printed by the site build's own run of"
             " these cells, not compared with a stored copy." in shown)
     assert "no printed numbers" not in shown
+    shown = badge_html({"blocks": 12, "numbers": 1, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
+    assert ("12 code cells ran and their asserts held; the 1 number written in its sentences matches the code; the outputs shown"
+            " are printed by the site build's own run of these cells, not compared with a stored copy." in shown), shown
 
 
 def test_an_entry_s_date_reads_as_material_writes_it():

@@ -70,12 +70,14 @@ def badge_html(entry: dict | None, checks_href: str | None = None) -> str:
         return ('<p class="journal-verified journal-verified--stale" data-verified="false" data-search-exclude>'
                 f"Not verified since the last change: <code>make test</code> runs this page's code.{more}</p>")
     ran = f"{_plural(entry['blocks'], 'code cell' if entry.get('notebook') else 'code block')} ran"
-    if entry["numbers"]:
+    if entry.get("notebook"):  # its outputs are printed by the build's own run of its cells: nothing stored to compare
+        n = entry["numbers"]  # its numbers are those written in its sentences
+        written = f"; the {_plural(n, 'number')} written in its sentences {'matches' if n == 1 else 'match'} the code" if n else ""
+        compared = (f" and their asserts held{written}; the outputs shown are printed by the site build's own run of these cells,"
+                    " not compared with a stored copy")
+    elif entry["numbers"]:
         compared = (f", and the {_plural(entry['numbers'], 'number')} of the printed outputs, matrices and sentences shown"
                     " match what the code gives")
-    elif entry.get("notebook"):  # its outputs are printed by the build's own run of its cells: nothing stored to compare
-        compared = (" and their asserts held; the outputs shown are printed by the site build's own run of these cells,"
-                    " not compared with a stored copy")
     else:  # never "0 numbers checked": that reads as a failure
         compared = " and their asserts held; the page shows no printed numbers to compare"
     torch = f" with PyTorch {entry['torch']}" if entry.get("torch") else ""
