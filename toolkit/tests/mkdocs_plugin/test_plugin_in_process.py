@@ -108,8 +108,13 @@ NOTEBOOK = "# %% [markdown]\n# # N\n\n# %%\nr = 2 ** 0.5\n\n# %% [markdown]\n# I
 JUPYTER = {"mkdocs-jupyter": {"include": ["notebooks/*.py"], "execute": False}}
 
 
-def test_a_number_written_in_a_notebook_the_code_contradicts_stops_the_build_or_is_its_served_pages_mistake(build_site, caplog):
+def test_a_number_written_in_a_notebook_the_code_contradicts_stops_the_build_or_is_its_served_pages_mistake(build_site, caplog,
+                                                                                                           monkeypatch):
     """No passed page test vouches for the notebook: the build runs its cells as its page test does (make serve: the page's panel)."""
+    from mkdocs_jupyter import nbconvert2, plugin
+
+    for module, name in ((nbconvert2, "HTMLExporter"), (nbconvert2, "SubCell"), (plugin, "_compute_cache_key")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # the journal's notebook renderers (compat/jupyter.py) undone after
     html, _ = build_site("nb", {"index.md": "# A\n", "notebooks/n.py": NOTEBOOK}, plugins=(JUPYTER,))
     assert "It divides by 1.41." in html["notebooks/n/index.html"]
     wrong = {"index.md": "# A\n", "notebooks/n.py": NOTEBOOK.replace("[1.41]", "[1.42]")}
@@ -119,8 +124,8 @@ def test_a_number_written_in_a_notebook_the_code_contradicts_stops_the_build_or_
         "docs/notebooks/n.py:8: the number written is 1.42 but `r` gives 1.41 (`:.2f`)"]
     served = []
 
-    def serve_hooks(plugin):
-        plugin.page_mistake = lambda path, mistake: served.append((path.name, str(mistake).split(";")[0]))
+    def serve_hooks(plugin):  # MkDocs keeps the plugin's instance for the next build in this process: undone after the test
+        monkeypatch.setattr(plugin, "page_mistake", lambda path, mistake: served.append((path.name, str(mistake).split(";")[0])))
 
     build_site("nb-served", wrong, plugins=(JUPYTER,), journal=serve_hooks)
     assert served == [("n.py", "docs/notebooks/n.py:8: the number written is 1.42 but `r` gives 1.41 (`:.2f`)")]
