@@ -76,3 +76,34 @@ def test_a_notebook_runs_in_a_fresh_folder_and_this_process_stays_where_it_is(mo
     nbconvert2.HTMLExporter().from_notebook_node(nbformat.v4.new_notebook())
     assert seen["cwd"] == before and seen["exists"] and seen["path"] != before  # the kernel's folder, made for it
     assert os.getcwd() == before
+
+
+def test_a_notebooks_written_numbers_are_checked_once_and_not_while_its_page_test_holds(tmp_path):
+    """make build (prose.notebook_mismatches): a wrong number at its line; an unchanged notebook is not run again (make serve's
+    rebuilds); a notebook whose passed page test holds is not run at all."""
+    import shutil
+
+    from journal_tools.core.code.notebook import run_notebook
+    from journal_tools.mkdocs_plugin import prose
+
+    root = shutil.copytree(FIXTURE, tmp_path / "journal")
+    src = root / "docs" / "notebooks" / "numbers.py"
+    src.write_text("# %%\nx = 2\n\n# %% [markdown]\n# Twice one is [3]{= x}, once [2]{= x}.\n", encoding="utf-8")
+    settings = mkdocs_config.load(root / "mkdocs.yml")
+    runs = []
+
+    class InProcess:  # the worker's run, in this process
+        def run_notebook(self, nb, ran, **_):
+            runs.append(nb.path)
+            shown = []
+            run_notebook(nb, ran, shown=shown)
+            return shown
+
+    held = SimpleNamespace(held=lambda *_: ("inputs", {}), latest=lambda *_: None)
+    unheld = SimpleNamespace(held=lambda *_: None, latest=lambda *_: None)
+    seen = {}
+    found = prose.notebook_mismatches(src, settings, unheld, InProcess, seen)
+    assert [str(m).split(";")[0] for m in found] == [
+        "docs/notebooks/numbers.py:5: the number written is 3 but `x` gives 2"]
+    assert prose.notebook_mismatches(src, settings, unheld, InProcess, seen) == found and len(runs) == 1
+    assert prose.notebook_mismatches(src, settings, held, InProcess, {}) == [] and len(runs) == 1

@@ -33,15 +33,17 @@ def build_site(tmp_path, caplog):
     """``build_site(name, pages)``: a small journal (the plugin, MathML, citations) built in this
     process; returns its pages' HTML and the build's log lines."""
 
-    def make(name: str, pages: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    def make(name: str, pages: dict[str, str], *, plugins: tuple = (), journal=lambda plugin: None) -> tuple[dict[str, str], list[str]]:
+        """``plugins``: after the journal's; ``journal(plugin)``: before the build (make serve's hooks)."""
         root = tmp_path / name
         (root / "docs").mkdir(parents=True)
         for page, text in pages.items():
+            (root / "docs" / page).parent.mkdir(parents=True, exist_ok=True)
             (root / "docs" / page).write_text(text, encoding="utf-8")
         (root / "refs.bib").write_text(BIB, encoding="utf-8")
         conf = {
             "site_name": name, "theme": {"name": "material", "font": False},
-            "plugins": ["journal"],
+            "plugins": ["journal", *plugins],
             "markdown_extensions": ["journal_math", {"journal_citations": {"bibliography": "refs.bib"}},
                                     *minimal_extensions()],
         }
@@ -49,6 +51,7 @@ def build_site(tmp_path, caplog):
         config = load_config(str(root / "mkdocs.yml"), site_dir=str(root / "site"))
         caplog.clear()
         config.plugins.on_startup(command="build", dirty=False)
+        journal(config.plugins["journal"])
         try:
             with caplog.at_level(logging.INFO):
                 build(config)
@@ -99,3 +102,30 @@ def test_a_written_number_the_code_contradicts_stops_the_build_at_its_line(build
         build_site("wrong", {"index.md": PROSE.replace("[1.41]{=", "[1.42]{=").replace(", or {= r :.3f} exactly", "")})
     assert [r.getMessage().split("\n")[0].split(";")[0] for r in caplog.records if r.levelname == "ERROR"] == [
         "docs/index.md:7: the number written is 1.42 but `r` gives 1.41 (`:.2f`)"]
+
+
+NOTEBOOK = "# %% [markdown]\n# # N\n\n# %%\nr = 2 ** 0.5\n\n# %% [markdown]\n# It divides by [1.41]{= r :.2f}.\n"
+JUPYTER = {"mkdocs-jupyter": {"include": ["notebooks/*.py"], "execute": False}}
+
+
+def test_a_number_written_in_a_notebook_the_code_contradicts_stops_the_build_or_is_its_served_pages_mistake(build_site, caplog,
+                                                                                                           monkeypatch):
+    """No passed page test vouches for the notebook: the build runs its cells as its page test does (make serve: the page's panel)."""
+    from mkdocs_jupyter import nbconvert2, plugin
+
+    for module, name in ((nbconvert2, "HTMLExporter"), (nbconvert2, "SubCell"), (plugin, "_compute_cache_key")):
+        monkeypatch.setattr(module, name, getattr(module, name))  # the journal's notebook renderers (compat/jupyter.py) undone after
+    html, _ = build_site("nb", {"index.md": "# A\n", "notebooks/n.py": NOTEBOOK}, plugins=(JUPYTER,))
+    assert "It divides by 1.41." in html["notebooks/n/index.html"]
+    wrong = {"index.md": "# A\n", "notebooks/n.py": NOTEBOOK.replace("[1.41]", "[1.42]")}
+    with pytest.raises(Exception, match="BuildError"):
+        build_site("nb-wrong", wrong, plugins=(JUPYTER,))
+    assert [r.getMessage().split("\n")[0].split(";")[0] for r in caplog.records if r.levelname == "ERROR"] == [
+        "docs/notebooks/n.py:8: the number written is 1.42 but `r` gives 1.41 (`:.2f`)"]
+    served = []
+
+    def serve_hooks(plugin):  # MkDocs keeps the plugin's instance for the next build in this process: undone after the test
+        monkeypatch.setattr(plugin, "page_mistake", lambda path, mistake: served.append((path.name, str(mistake).split(";")[0])))
+
+    build_site("nb-served", wrong, plugins=(JUPYTER,), journal=serve_hooks)
+    assert served == [("n.py", "docs/notebooks/n.py:8: the number written is 1.42 but `r` gives 1.41 (`:.2f`)")]

@@ -125,6 +125,10 @@ RENDER_STAGE = {
     "notebook cell that raises": Planted("docs/notebooks/planted_fault.py",
                                          "# %% [markdown]\n# # Planted\n\n# %%\nx = 1\n\n# %%\ny = x / 0\n",
                                          "y = x / 0", ("ZeroDivisionError",), "notebook"),
+    # the build runs a notebook no passed page test vouches for, as its page test does, and stops at the number (one failure)
+    "number in a notebook's sentence the code contradicts": Planted(
+        "docs/notebooks/planted_number.py", "# %% [markdown]\n# # Planted\n\n# %%\nx = 2\n\n# %% [markdown]\n# Twice one is [3]{= x}.\n",
+        "[3]{= x}", ("the number written is 3 but `x` gives 2",), "notebook"),
     "unknown label": Planted("docs/planted-ref.md", "# Refs\n\n$$x = 1$$ {#eq-x}\n\nBy @eq-y, x is one.\n", "By @eq-y",
                              ("unknown label 'eq-y'",), "render"),
     "duplicated label": Planted("docs/planted-ref-b.md", "# Refs\n\n$$x = 1$$ {#eq-x}\n\n$$x = 2$$ {#eq-x}\n", "$$x = 2$$",

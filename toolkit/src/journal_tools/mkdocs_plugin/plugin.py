@@ -114,6 +114,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         self.serving = command == "serve"
         self.kept_downloads = {}
         self.post_addresses: dict[str, tuple] = {}  # make serve: each post's last address (dest_uri, path, url)
+        self.notebook_numbers: dict[str, list] = {}  # prose.notebook_mismatches' answers, by what the notebook read
 
     @event_priority(100)  # before mkdocs-rss-plugin and the blog read the build date
     def on_config(self, config):
@@ -331,6 +332,7 @@ class JournalPlugin(BasePlugin[JournalConfig]):
                 self._render_failed(page, exc, self._test_of(exc, rel))
                 return ""
             html = a11y.label_notebook_outputs(html)  # printed outputs: named, keyboard-reachable scroll boxes
+            self._check_notebook_numbers(page, rel)
             nbtoc.align_toc(html, page.toc)  # TOC entries land on the headings' real ids
         src = Path(page.file.abs_src_path) if page.file.abs_src_path else None
         is_post = src is not None and self.settings.is_post(src)
@@ -349,6 +351,18 @@ class JournalPlugin(BasePlugin[JournalConfig]):
         if src is not None and (is_post or self.settings.is_notebook(src)):
             html = self._badge(html, src, page, files, downloads.links_html(self.downloads.get(src), page.url))
         return outputs.mark_outputs(html)
+
+    def _check_notebook_numbers(self, page, rel: str) -> None:
+        """A rendered notebook's written numbers its code contradicts: make serve's panel, else the build stops at each, under the
+        notebook's page test (make test then shows one failure)."""
+        src = Path(page.file.abs_src_path)
+        if not page.content:  # its render failed: that is its mistake
+            return
+        for mistake in prose.notebook_mismatches(src, self.settings, self.record, self._worker, self.notebook_numbers):
+            if self.page_mistake is not None:
+                self.page_mistake(src, mistake)
+            else:
+                self.render_mistakes.add(mistake, judge.node_id(rel, judge.NOTEBOOK))
 
     @event_priority(50)  # before the search plugin indexes the page; after the blog counted its words (hidden text is no reading)
     def on_page_context(self, context, *, page, config, nav):

@@ -2,6 +2,7 @@
 search: a written one as written (its check is the page tests', and its page's badge says whether it held), a filled one as the
 value its code gives. That value comes from the judge (``core/judge.py``): the record of the chain's passed run while it holds,
 else a run of the chain now (make build and make serve alike), so only a page with a filled number whose code changed runs code.
+A notebook's written numbers: :func:`notebook_mismatches`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from journal_tools.core.code.outputs import OutputMismatch
 from journal_tools.core.mistake import Mistake
 from journal_tools.core.settings import Settings
 
-__all__ = ["shown_markdown"]
+__all__ = ["notebook_mismatches", "shown_markdown"]
 
 
 def shown_markdown(markdown: str, src: Path, settings: Settings, record, sandbox, *,
@@ -61,3 +62,29 @@ def _values(page, settings: Settings, record, sandbox, wanted: set[int]) -> tupl
             missing[n] = (first or Mistake.at(n.origin, f"the number {{={n.field}}} has no value: the code above it did not "
                                               "run (skipped)"), node_id(str(page.path), test.name))
     return values, missing, wrong
+
+
+def notebook_mismatches(src: Path, settings: Settings, record, sandbox, seen: dict) -> list[Mistake]:
+    """Each written number of notebook ``src``'s sentences its code contradicts, at its line, as its page test finds them: unless the
+    notebook's passed page test holds, its cells run in ``sandbox()`` (its page test's way, not the render's kernel, which hands no value
+    back). ``seen``: the answers by what the notebook read, so a rebuild of make serve runs an unchanged notebook once. A notebook that
+    cannot be read or a cell that fails: its render and its page test say so."""
+    from journal_tools.core.code.notebook import number_mismatches, read_notebook
+    from journal_tools.core.record.inputs import environment
+    from journal_tools.core.record.verified import PAGE
+    from journal_tools.mkdocs_plugin.notebook_cache import code_read
+
+    rel = settings.rel(src)
+    if record.held(PAGE, rel, environment()) is not None:
+        return []
+    key = code_read(src, settings, record).to_json()
+    if key not in seen:
+        try:
+            nb = read_notebook(src, settings)
+            has_numbers = any(nb.numbers)
+            shown = sandbox().run_notebook(nb, [], snippet_dirs=settings.snippet_dirs, root=settings.root) if has_numbers else []
+        except Mistake:  # a PageError, a BlockError
+            seen[key] = []
+        else:
+            seen[key] = number_mismatches(nb, shown)
+    return seen[key]
