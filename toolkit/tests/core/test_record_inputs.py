@@ -170,21 +170,28 @@ def test_a_post_s_tests_read_the_authors_file_too(journal):
     assert read_by_tests(post, settings) == ["docs/blog/posts/p.md", "docs/blog/.authors.yml", "mkdocs.yml"]
 
 
+def _a_chain_that_read_data(journal, text: str):
+    """Page ``docs/p.md`` holding ``text``, and a record in which its one chain passed having read ``snippets/data.txt``."""
+    from journal_tools.core.code.parse import parse_page
+    from journal_tools.core.judge import CHAIN, chain_key
+
+    settings, write = journal
+    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
+    page = write("p.md", text)
+    parsed = parse_page(page, settings)
+    record = Record(settings.root)
+    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps), Inputs.observe(["snippets/data.txt"], root=settings.root))
+    return page, record
+
+
 def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_edit(journal, monkeypatch):
     """The build's downloads carry what the page's code was seen to read: after a prose edit its chains' records (kept under
     their code) still say, so nothing runs; after a code edit they do not, and the judge runs the chain to be watched."""
-    from journal_tools.core.code.parse import parse_page
-    from journal_tools.core.judge import CHAIN, chain_key
     from journal_tools.core.record.code_reads import files_read
 
     monkeypatch.delenv("FRESH", raising=False)
     settings, write = journal
-    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
-    page = write("p.md", "# P\n\nProse.\n\n```python\nprint(1)\n```\n")
-    parsed = parse_page(page, settings)
-    record = Record(settings.root)
-    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps),
-                  Inputs.observe(["snippets/data.txt"], root=settings.root))
+    page, record = _a_chain_that_read_data(journal, "# P\n\nProse.\n\n```python\nprint(1)\n```\n")
     ran = []
 
     class Sandbox:  # the judge's worker, watched: which page's chain it was asked to run
@@ -201,17 +208,11 @@ def test_what_an_entry_s_code_read_comes_from_its_chains_records_after_a_prose_e
 def test_make_serve_s_build_takes_the_newest_reads_of_a_chain_whose_code_changed(journal, monkeypatch):
     """make serve's build runs no code (its worker judges the saved page after the build): after a code save its downloads carry
     what the chain's newest record says its code read, of the code before the save, rather than nothing."""
-    from journal_tools.core.code.parse import parse_page
-    from journal_tools.core.judge import CHAIN, chain_key
     from journal_tools.core.record.code_reads import files_read
 
     monkeypatch.delenv("FRESH", raising=False)
     settings, write = journal
-    (settings.root / "snippets" / "data.txt").write_text("seen\n", encoding="utf-8")
-    page = write("p.md", "# P\n\n```python\nprint(1)\n```\n")
-    parsed = parse_page(page, settings)
-    record = Record(settings.root)
-    record.passed(CHAIN, "docs/p.md#0", chain_key(parsed, parsed.steps), Inputs.observe(["snippets/data.txt"], root=settings.root))
+    page, record = _a_chain_that_read_data(journal, "# P\n\n```python\nprint(1)\n```\n")
     write("p.md", "# P\n\n```python\nprint(2)\n```\n")
     assert files_read(record, page, settings) == [Path("snippets/data.txt")]
 
@@ -224,8 +225,8 @@ def test_badge_says_what_ran_only_when_a_record_holds():
     assert ("Verified</span> on 2026-11-30 with PyTorch 2.13.0: 13 code blocks ran, and the 104 numbers of the printed"
             " outputs, matrices and sentences shown match what the code gives." in shown)
     assert shown.endswith(' <a href="../verified/">What is checked</a></p>')
-    assert "1 code cell ran and their asserts held; the 1 number written in its sentences matches" in badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0",
-                                                                 "date": "2026-11-30", "notebook": True})
+    one_cell = badge_html({"blocks": 1, "numbers": 1, "torch": "2.13.0", "date": "2026-11-30", "notebook": True})
+    assert "1 code cell ran and their asserts held; the 1 number written in its sentences matches" in one_cell
     stale = badge_html(None)
     assert 'data-verified="false"' in stale and "not verified since the last change" in stale.lower()
     assert "code blocks ran" not in stale and "<a " not in stale  # no page to link to: no link
